@@ -1,0 +1,18 @@
+// The small script every page loads. It only enhances what the server already rendered: theme and sidebar
+// toggles without a reload, toasts with timing, the no-permission dialog. Without it, every form still works.
+import './styles/main.css';
+import { enhanceToasts } from './lib/toasts';
+import { enhancePreferences } from './lib/preferences';
+import { openAutoDialogs } from './lib/dialogs';
+
+function run(name: string, fn: () => void) {
+  try {
+    fn();
+  } catch (err) {
+    console.error(`shell: ${name} failed`, err);
+  }
+}
+
+run('preferences', enhancePreferences);
+run('toasts', enhanceToasts);
+run('dialogs', openAutoDialogs);

@@ -1,0 +1,77 @@
+// createApp(deps): the middleware order, nothing else. Tests build the same app against their own database.
+import compression from 'compression';
+import cookieParser from 'cookie-parser';
+import express, { type Express } from 'express';
+import type { i18n } from 'i18next';
+import type { Config } from './config.js';
+import type { Database } from './db/knex.js';
+import { authRoutes } from './features/auth/routes.js';
+import { healthRoutes } from './features/health/routes.js';
+import { layoutRoutes } from './features/layouts/routes.js';
+import { publicRoutes, routeTree } from './features/shell/routes.js';
+import { loadAssets, serveStatic } from './http/assets.js';
+import { createPassport, setUpAuthentication } from './http/auth.js';
+import { setUpCsrf } from './http/csrf.js';
+import { errorHandler, notFound, notFoundHandler } from './http/errors.js';
+import { isLang, setUpI18n } from './http/i18n.js';
+import { languageRedirects } from './http/language.js';
+import { setUpRendering } from './http/render.js';
+import { setUpWebSecurity } from './http/security.js';
+import { setUpWebSession } from './http/session.js';
+import { KnexSessionStore } from './http/session-store.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  i18n: i18n;
+  log?: (err: unknown) => void;
+}
+
+const MAX_URL_LENGTH = 2048;
+
+export function createApp({ config, db, i18n, log = (e) => console.error(e) }: AppDeps): Express & { sessionStore: KnexSessionStore } {
+  const app = express();
+  const sessionStore = new KnexSessionStore(db.knex);
+  const passport = createPassport(db.knex);
+
+  app.set('trust proxy', config.trustProxy);
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+
+  app.use(setUpWebSecurity());
+  app.use(compression());
+  app.use((req, _res, next) => next(req.originalUrl.length > MAX_URL_LENGTH ? notFound() : undefined));
+  app.use(serveStatic());
+  app.use(healthRoutes(db));
+  app.use(languageRedirects());
+  app.use(cookieParser());
+  app.use(express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 500 }));
+  app.use(express.json({ limit: '1mb' }));
+  app.use(setUpI18n(i18n));
+  app.use(setUpWebSession(config, sessionStore));
+  app.use(setUpAuthentication(passport));
+  app.use(setUpCsrf(config));
+  app.use(setUpRendering(loadAssets(), config.env === 'production'));
+
+  const pages = express.Router({ mergeParams: true });
+  pages.use((req, res, next) => {
+    if (!isLang(req.params.lang)) return next('router');
+    res.locals.lang = req.params.lang;
+    void req.i18n.changeLanguage(req.params.lang);
+    next();
+  });
+  pages.use(publicRoutes());
+  pages.use(authRoutes(db.knex, passport));
+  pages.use(layoutRoutes());
+  pages.use(routeTree());
+  app.use('/:lang', pages);
+
+  app.use(notFoundHandler());
+  app.use((req, res, next) => {
+    // Error pages outside a language prefix still speak the detected language.
+    res.locals.lang ??= isLang(req.language) ? req.language : 'de';
+    next();
+  });
+  app.use(errorHandler(log));
+  return Object.assign(app, { sessionStore });
+}

@@ -1,0 +1,21 @@
+// Builds everything the app needs from the configuration: database (migrated, seeded on the first embedded
+// start), i18n, the app itself.
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { createDatabase } from './db/knex.js';
+import { migrateLatest } from './db/migrate.js';
+import { isEmpty, seedDemo } from './db/seed.js';
+import { createI18n } from './http/i18n.js';
+
+export async function bootstrap(config: Config, opts: { seedIfEmpty: boolean }) {
+  const db = createDatabase(config.db);
+  await migrateLatest(db.knex);
+  let seeded = false;
+  if (opts.seedIfEmpty && (await isEmpty(db.knex))) {
+    await seedDemo(db.knex);
+    seeded = true;
+  }
+  const i18n = await createI18n();
+  const app = createApp({ config, db, i18n });
+  return { app, db, seeded };
+}

@@ -1,0 +1,43 @@
+// One knex instance per process: real PostgreSQL through `pg`, or embedded PGlite when DATABASE_URL is unset.
+import { mkdirSync } from 'node:fs';
+import knexFactory, { type Knex } from 'knex';
+import ClientPgLite from 'knex-pglite';
+import pg from 'pg';
+import type { Config, DbKind } from '../config.js';
+
+// Return NUMERIC and BIGINT as strings (exact decimals stay exact); counts are converted where read.
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);
+
+export interface Database {
+  knex: Knex;
+  kind: DbKind;
+}
+
+export function createDatabase(db: Config['db']): Database {
+  if (db.kind === 'postgres') {
+    const knex = knexFactory({
+      client: 'pg',
+      connection: db.url,
+      pool: { min: 0, max: 10 },
+      acquireConnectionTimeout: 5000,
+    });
+    return { knex, kind: 'postgres' };
+  }
+  if (db.dir) mkdirSync(db.dir, { recursive: true });
+  const knex = knexFactory({
+    client: ClientPgLite as unknown as Knex.Config['client'],
+    dialect: 'postgres',
+    // `null` dir: in memory, used by the tests.
+    connection: db.dir ? { filename: db.dir } : {},
+  } as Knex.Config);
+  return { knex, kind: 'pglite' };
+}
+
+export async function ping(knex: Knex): Promise<boolean> {
+  try {
+    await knex.raw('select 1');
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,54 @@
+// The public pages, the display preferences (theme, sidebar) and the authenticated route tree. Pages whose
+// feature is not built yet render a page that says what will come there; the route, guard and sidebar entry
+// are real. Feature routers registered before this one take over their paths.
+import { Router } from 'express';
+import { z } from 'zod';
+import { requireLogin, requireMandant, requirePermission } from '../../http/guards.js';
+import { safeRedirectTarget } from '../../http/language.js';
+import { PAGES } from '../../permissions/route-tree.js';
+
+const ONE_YEAR = 365 * 24 * 3600 * 1000;
+const Preference = z.object({ value: z.enum(['light', 'dark', 'expanded', 'collapsed']), return: z.string().max(2048).optional() });
+
+export function publicRoutes(): Router {
+  const router = Router({ mergeParams: true });
+
+  router.get('/', async (req, res) => {
+    await res.page('shell/home', { title: req.t('home.title'), layout: 'public' });
+  });
+
+  router.get('/thg-anzeige', async (req, res) => {
+    await res.page('shell/thg-anzeige', { title: req.t('nav.thg-anzeige'), layout: 'public' });
+  });
+
+  router.get('/sso', async (req, res) => {
+    await res.page('auth/sso', { title: req.t('auth:sso.title'), layout: 'public' });
+  });
+
+  // Display preferences live in plain cookies so the server renders the right theme and sidebar from the
+  // first byte (no flash of the wrong theme). The forms work without JavaScript; shell.ts enhances them.
+  for (const [name, allowed] of [['theme', ['light', 'dark']], ['sidebar', ['expanded', 'collapsed']]] as const) {
+    router.post(`/preferences/${name}`, (req, res) => {
+      const parsed = Preference.safeParse(req.body);
+      if (parsed.success && (allowed as readonly string[]).includes(parsed.data.value)) {
+        res.cookie(name, parsed.data.value, { sameSite: 'lax', path: '/', maxAge: ONE_YEAR, httpOnly: false });
+      }
+      res.redirect(safeRedirectTarget(parsed.data?.return, res.locals.lang) ?? `/${res.locals.lang}`);
+    });
+  }
+  return router;
+}
+
+/** Every page of spec section 2's authenticated tree, guarded by the permission service. */
+export function routeTree(): Router {
+  const router = Router({ mergeParams: true });
+  // Guards per route, not per router: an unknown path is a 404 for everyone, signed in or not.
+  const guards = [requireLogin(), requireMandant()];
+  for (const p of PAGES) {
+    router.get(`/${p.path}`, ...guards, requirePermission(p.gate, p.action), async (req, res) => {
+      const view = p.key === 'dashboard' ? 'shell/dashboard' : 'shell/upcoming';
+      await res.page(view, { title: req.t(`nav.${p.key}`), pageKey: p.key, detailId: req.params.id ?? null });
+    });
+  }
+  return router;
+}

@@ -1,0 +1,72 @@
+// One error type for everything a user can get wrong, and one handler that renders it as a translated page
+// (HTML) or as the contract's JSON error shape (/api). Never a stack trace in a response.
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    /** Machine code, e.g. NOT_FOUND. */
+    readonly code: string,
+    /** i18n key of the message (namespace:key), or a message already translated. */
+    readonly messageKey: string,
+    readonly errors: FieldError[] = [],
+    readonly params: Record<string, unknown> = {},
+  ) {
+    super(messageKey);
+  }
+}
+
+export const notFound = (key = 'errors.notFound') => new HttpError(404, 'NOT_FOUND', key);
+export const badRequest = (key = 'errors.badRequest', errors: FieldError[] = []) => new HttpError(400, 'BAD_REQUEST', key, errors);
+export const forbidden = (key = 'errors.forbidden') => new HttpError(403, 'FORBIDDEN', key);
+export const unauthorized = (key = 'errors.unauthorized') => new HttpError(401, 'UNAUTHORIZED', key);
+
+export const isApi = (path: string) => path === '/api' || path.startsWith('/api/');
+
+/** Everything that reached no route. */
+export function notFoundHandler(): RequestHandler {
+  return (_req, _res, next) => next(notFound());
+}
+
+/** Errors thrown by body parsers and the like carry a status; map them to the contract's codes. */
+function normalise(err: unknown): HttpError {
+  if (err instanceof HttpError) return err;
+  const e = err as { status?: number; statusCode?: number; type?: string; code?: string };
+  const status = e?.status ?? e?.statusCode;
+  if (e?.code === 'EBADCSRFTOKEN' || e?.code === 'ERR_BAD_CSRF_TOKEN' || (err as Error)?.message === 'invalid csrf token') {
+    return new HttpError(403, 'CSRF', 'errors.csrf');
+  }
+  if (status === 413 || e?.type === 'entity.too.large') return new HttpError(413, 'TOO_LARGE', 'errors.tooLarge');
+  if (status === 400 || e?.type === 'entity.parse.failed') return new HttpError(400, 'BAD_REQUEST', 'errors.badRequest');
+  if (err instanceof URIError) return new HttpError(400, 'BAD_REQUEST', 'errors.badRequest');
+  if (status && status >= 400 && status < 500) return new HttpError(status, 'BAD_REQUEST', 'errors.badRequest');
+  if ((err as { code?: string })?.code === 'DB_UNAVAILABLE') return new HttpError(503, 'UNAVAILABLE', 'errors.unavailable');
+  return new HttpError(500, 'INTERNAL', 'errors.internal');
+}
+
+export function errorHandler(log: (err: unknown) => void): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const httpError = normalise(err);
+    if (httpError.status >= 500) log(err);
+    if (res.headersSent) return res.end();
+    const t = req.t ?? ((k: string) => k);
+    const message = String(t(httpError.messageKey, httpError.params));
+    const errors = httpError.errors.map((fe) => ({ field: fe.field, message: String(t(fe.message)) }));
+    res.status(httpError.status);
+    if (isApi(req.path) || !req.accepts('html')) {
+      res.json({ success: false, message, code: httpError.code, errors });
+      return;
+    }
+    res.locals.status = httpError.status;
+    res.locals.message = message;
+    res.locals.errors = errors;
+    res.page('errors/error', { title: message, status: httpError.status, message }).catch(() => {
+      res.type('text/plain').send(message);
+    });
+  };
+}

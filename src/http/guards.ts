@@ -1,0 +1,30 @@
+// Route guards, all asking the one permission service.
+import type { RequestHandler } from 'express';
+import { can, type Action, type Gate } from '../permissions/index.js';
+
+/** Signed in, else the login page with the path as redirect target. */
+export function requireLogin(): RequestHandler {
+  return (req, res, next) => {
+    if (res.locals.currentUser) return next();
+    const lang = res.locals.lang ?? 'de';
+    res.redirect(`/${lang}/login?redirect=${encodeURIComponent(req.originalUrl)}`);
+  };
+}
+
+/** A tenant chosen; else tenant selection, coming back here afterwards. */
+export function requireMandant(): RequestHandler {
+  return (req, res, next) => {
+    if (res.locals.mandant) return next();
+    const lang = res.locals.lang ?? 'de';
+    res.redirect(`/${lang}/mandant-selection?redirect=${encodeURIComponent(req.originalUrl)}`);
+  };
+}
+
+/** A forbidden page sends the user to the dashboard, where the no-permission dialog explains why. */
+export function requirePermission(gate: Gate, action: Action = 'view'): RequestHandler {
+  return (_req, res, next) => {
+    if (res.locals.principal && can(res.locals.principal, action, gate)) return next();
+    res.flash('error', 'flash.noPermission');
+    res.redirect(`/${res.locals.lang}/benutzer/dashboard`);
+  };
+}

@@ -1,0 +1,58 @@
+// Per-request i18n: i18next-http-middleware clones the instance per request, so one user's language never
+// leaks into another's. The language comes from the URL prefix (/de, /en), for /api from Accept-Language.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RequestHandler } from 'express';
+import i18next, { type i18n, type Resource } from 'i18next';
+import { LanguageDetector, handle } from 'i18next-http-middleware';
+
+export const LANGUAGES = ['de', 'en'] as const;
+export type Lang = (typeof LANGUAGES)[number];
+export const DEFAULT_LANG: Lang = 'de';
+
+export const LOCALES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../locales');
+
+export function isLang(value: unknown): value is Lang {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+/** All of locales/<lang>/<namespace>.json, read once at start. */
+export function loadResources(dir = LOCALES_DIR): Resource {
+  const resources: Resource = {};
+  for (const lng of LANGUAGES) {
+    resources[lng] = {};
+    for (const file of readdirSync(path.join(dir, lng)).filter((f) => f.endsWith('.json'))) {
+      resources[lng][file.replace(/\.json$/, '')] = JSON.parse(readFileSync(path.join(dir, lng, file), 'utf8'));
+    }
+  }
+  return resources;
+}
+
+export async function createI18n(): Promise<i18n> {
+  const resources = loadResources();
+  const instance = i18next.createInstance();
+  await instance.use(LanguageDetector).init({
+    resources,
+    ns: Object.keys(resources.de),
+    defaultNS: 'common',
+    fallbackLng: DEFAULT_LANG,
+    supportedLngs: [...LANGUAGES],
+    nonExplicitSupportedLngs: false,
+    load: 'languageOnly',
+    preload: [...LANGUAGES],
+    interpolation: { escapeValue: false }, // EJS escapes on output
+    returnNull: false,
+    detection: {
+      order: ['path', 'header'],
+      lookupFromPathIndex: 0,
+      caches: false,
+      ignoreCase: true,
+    },
+  });
+  return instance;
+}
+
+export function setUpI18n(instance: i18n): RequestHandler {
+  return handle(instance);
+}

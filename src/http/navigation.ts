@@ -1,0 +1,27 @@
+// The shell's navigation model: the sidebar groups with the entries the signed-in user may see, built from
+// the route tree and the permission service (never decided in templates).
+import { can, type Principal } from '../permissions/index.js';
+import { PAGES, SIDEBAR_GROUPS, type GroupKey } from '../permissions/route-tree.js';
+
+export interface NavEntry {
+  key: string;
+  href: string;
+  active: boolean;
+}
+
+export interface NavGroup {
+  key: GroupKey;
+  entries: NavEntry[];
+  active: boolean;
+}
+
+export function sidebarFor(principal: Principal, lang: string, currentPath: string): NavGroup[] {
+  return SIDEBAR_GROUPS.map((group) => {
+    const entries = PAGES.filter((p) => p.group === group && p.inSidebar && can(principal, 'sidebar', p.gate)).map((p) => ({
+      key: p.key,
+      href: `/${lang}/${p.path}`,
+      active: currentPath === p.path || currentPath.startsWith(`${p.path}/`),
+    }));
+    return { key: group, entries, active: entries.some((e) => e.active) };
+  }).filter((g) => g.entries.length > 0); // a group shows only if at least one child is permitted
+}

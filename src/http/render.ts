@@ -1,0 +1,82 @@
+// res.page(view, locals): renders a view, then the layout around it, with everything the shell needs.
+// Flash messages travel in a short-lived cookie (works for anonymous visitors too, costs no database write).
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ejs from 'ejs';
+import type { Request, RequestHandler, Response } from 'express';
+import { fullName } from '../auth/current-user.js';
+import { LANGUAGES } from './i18n.js';
+import type { Assets } from './assets.js';
+import { pathWithoutLang } from './language.js';
+import { sidebarFor } from './navigation.js';
+
+export const VIEWS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../views');
+const FLASH_COOKIE = 'flash';
+const FLASH_TYPES = new Set(['success', 'info', 'warning', 'error']);
+
+export interface Flash {
+  type: 'success' | 'info' | 'warning' | 'error';
+  key: string;
+}
+
+function readFlash(req: Request): Flash[] {
+  const raw = req.cookies?.[FLASH_COOKIE];
+  if (!raw) return [];
+  try {
+    const list = JSON.parse(raw);
+    return Array.isArray(list)
+      ? list.filter((f) => FLASH_TYPES.has(f?.type) && typeof f?.key === 'string' && /^[\w:.-]{1,80}$/.test(f.key)).slice(0, 5)
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+export function setUpRendering(assets: Assets, cacheViews: boolean): RequestHandler {
+  return (req, res, next) => {
+    const pending: Flash[] = [];
+    res.flash = (type, key) => {
+      pending.push({ type, key });
+      res.cookie(FLASH_COOKIE, JSON.stringify(pending), { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 60_000 });
+    };
+    res.page = async (view, locals = {}) => {
+      const flashes = readFlash(req);
+      if (flashes.length) res.clearCookie(FLASH_COOKIE, { path: '/' });
+      const lang = res.locals.lang ?? 'de';
+      const t = req.t;
+      const rest = pathWithoutLang(req.path);
+      const user = res.locals.currentUser ?? null;
+      const principal = res.locals.principal ?? null;
+      const data = {
+        ...res.locals,
+        t,
+        lang,
+        languages: LANGUAGES,
+        pathRest: rest,
+        currentPath: req.originalUrl,
+        flashes: flashes.filter((f) => t(f.key) !== f.key),
+        user,
+        userFullName: fullName(user),
+        sidebar: user && principal && res.locals.mandant ? sidebarFor(principal, lang, rest) : [],
+        theme: req.cookies?.theme === 'dark' ? 'dark' : 'light',
+        sidebarCollapsed: req.cookies?.sidebar === 'collapsed',
+        assets,
+        islands: false,
+        ...locals,
+      };
+      const options = { cache: cacheViews, root: VIEWS_DIR, views: [VIEWS_DIR] };
+      const body = await ejs.renderFile(path.join(VIEWS_DIR, `${view}.ejs`), data, options);
+      // `layout`: the shell with sidebar (signed in), or `public` (header only: login, home, THG display).
+      const layout = data.layout === 'public' || !user ? 'public' : 'layout';
+      const html = await ejs.renderFile(path.join(VIEWS_DIR, `${layout}.ejs`), { ...data, body }, options);
+      res.type('html').send(html);
+    };
+    next();
+  };
+}
+
+/** Wraps an async handler so a rejected promise reaches the error handler (Express 5 does this too). */
+export const page = (view: string, locals?: (req: Request, res: Response) => Record<string, unknown>): RequestHandler =>
+  async (req, res) => {
+    await res.page(view, locals?.(req, res));
+  };

@@ -1,0 +1,74 @@
+// express-session store on our own `sessions` table (written by hand rather than connect-session-knex
+// because we need the user id as a column: deactivating a user or logging out everywhere deletes their rows).
+import session, { type SessionData } from 'express-session';
+import type { Knex } from 'knex';
+
+/** Sessions end after 8 hours whatever the activity (OWASP ASVS 3.3.4). */
+export const SESSION_ABSOLUTE_MS = 8 * 60 * 60 * 1000;
+/** Refreshing the expiry on every request would cost a write each time; once a minute is precise enough. */
+const TOUCH_EVERY_MS = 60_000;
+
+type Callback = (err?: unknown) => void;
+
+export class KnexSessionStore extends session.Store {
+  private lastTouch = new Map<string, number>();
+
+  constructor(private readonly knex: Knex, private readonly now: () => number = Date.now) {
+    super();
+  }
+
+  private expiry(sess: SessionData): Date {
+    const expires = sess.cookie?.expires ? new Date(sess.cookie.expires) : new Date(this.now() + 86_400_000);
+    return expires;
+  }
+
+  private userId(sess: SessionData): number | null {
+    const id = (sess as { passport?: { user?: unknown } }).passport?.user;
+    return typeof id === 'number' ? id : null;
+  }
+
+  override get(sid: string, cb: (err: unknown, sess?: SessionData | null) => void): void {
+    const now = new Date(this.now());
+    this.knex('sessions')
+      .where({ sid })
+      .andWhere('expires_at', '>', now)
+      .andWhere('created_at', '>', new Date(this.now() - SESSION_ABSOLUTE_MS))
+      .first('sess')
+      .then((row) => cb(null, row ? (typeof row.sess === 'string' ? JSON.parse(row.sess) : row.sess) : null), cb);
+  }
+
+  override set(sid: string, sess: SessionData, cb?: Callback): void {
+    const row = { sid, sess: JSON.stringify(sess), expires_at: this.expiry(sess), benutzer_id: this.userId(sess) };
+    this.lastTouch.set(sid, this.now());
+    this.knex('sessions')
+      .insert({ ...row, created_at: new Date(this.now()) })
+      .onConflict('sid')
+      .merge(['sess', 'expires_at', 'benutzer_id'])
+      .then(() => cb?.(), (err) => cb?.(err));
+  }
+
+  override touch(sid: string, sess: SessionData, cb?: Callback): void {
+    const last = this.lastTouch.get(sid) ?? 0;
+    if (this.now() - last < TOUCH_EVERY_MS) return cb?.();
+    this.lastTouch.set(sid, this.now());
+    if (this.lastTouch.size > 10_000) this.lastTouch.clear();
+    this.knex('sessions')
+      .where({ sid })
+      .update({ expires_at: this.expiry(sess) })
+      .then(() => cb?.(), (err) => cb?.(err));
+  }
+
+  override destroy(sid: string, cb?: Callback): void {
+    this.lastTouch.delete(sid);
+    this.knex('sessions').where({ sid }).delete().then(() => cb?.(), (err) => cb?.(err));
+  }
+
+  /** Ends every session of a user (deactivation, password reset). */
+  async destroyForUser(benutzerId: number): Promise<number> {
+    return this.knex('sessions').where({ benutzer_id: benutzerId }).delete();
+  }
+
+  async pruneExpired(): Promise<number> {
+    return this.knex('sessions').where('expires_at', '<=', new Date(this.now())).delete();
+  }
+}

@@ -1,0 +1,65 @@
+// The one place that decides permissions. Routes, the sidebar, buttons and the API all ask `can()`.
+import { AREAS, type Area, type Gate, type RoleType } from './roles.js';
+
+export { AREAS, ROLE_TYPES, type Area, type Gate, type RoleType } from './roles.js';
+
+export interface Role {
+  typ: number;
+  /** null: the right holds for all locations of the tenant. */
+  standortNr: string | null;
+}
+
+/** What the permission service needs to know about the signed-in user in the current tenant. */
+export interface Principal {
+  adminKz: boolean; // system administrator
+  supportKz: boolean;
+  tenantAdminKz: boolean; // adminKz of the current tenant's entry
+  rollen: Role[]; // already filtered to the current tenant
+}
+
+export type Action = 'view' | 'edit' | 'sidebar';
+
+/** Admin check (spec section 6): system flag or tenant-admin flag on the current tenant; support never. */
+export function isAdmin(p: Principal): boolean {
+  if (p.supportKz) return false;
+  return p.adminKz || p.tenantAdminKz;
+}
+
+function holds(p: Principal, types: readonly RoleType[], standortNr?: string): boolean {
+  return p.rollen.some(
+    (r) =>
+      (types as readonly number[]).includes(r.typ) &&
+      (standortNr === undefined || r.standortNr === null || r.standortNr === standortNr),
+  );
+}
+
+/** May the principal perform `action` on `gate`, optionally for one location? */
+export function can(p: Principal, action: Action, gate: Gate, standortNr?: string): boolean {
+  switch (gate) {
+    case 'open':
+      return true;
+    case 'admin':
+      return isAdmin(p);
+    case 'systemAdmin':
+      return !p.supportKz && p.adminKz;
+    case 'support':
+      return p.supportKz;
+  }
+  if (isAdmin(p)) return true;
+  const rule = AREAS[gate as Area];
+  if (!rule) return false;
+  const types = action === 'edit' ? rule.edit : action === 'sidebar' && 'sidebar' in rule ? rule.sidebar : rule.view;
+  return holds(p, types, standortNr);
+}
+
+/**
+ * The locations whose rows the principal may see in an area: `all`, or the list of location numbers.
+ * Feature repositories pass this to the tenant-scoped query helper, so location limits hold on data too.
+ */
+export function standortScope(p: Principal, action: 'view' | 'edit', area: Area): 'all' | string[] {
+  if (isAdmin(p)) return 'all';
+  const types = (action === 'edit' ? AREAS[area].edit : AREAS[area].view) as readonly number[];
+  const matching = p.rollen.filter((r) => types.includes(r.typ));
+  if (matching.some((r) => r.standortNr === null)) return 'all';
+  return [...new Set(matching.map((r) => r.standortNr as string))];
+}

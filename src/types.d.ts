@@ -1,0 +1,35 @@
+import type { CurrentUser } from './auth/current-user.js';
+import type { Principal } from './permissions/index.js';
+import type { Lang } from './http/i18n.js';
+
+declare module 'express-session' {
+  interface SessionData {
+    /** The tenant chosen for this session (upper-case). */
+    mandant?: string;
+    /** Where to go after login / tenant selection. */
+    returnTo?: string;
+    passport?: { user?: number };
+  }
+}
+
+declare global {
+  namespace Express {
+    // passport's `req.user` is our CurrentUser.
+    interface User extends CurrentUser {}
+    interface Response {
+      /** Renders a view inside the layout (see src/http/render.ts). */
+      page(view: string, locals?: Record<string, unknown>): Promise<void>;
+      flash(type: 'success' | 'info' | 'warning' | 'error', key: string): void;
+    }
+    interface Locals {
+      lang: Lang;
+      nonce: string;
+      csrfToken: string;
+      currentUser: CurrentUser | null;
+      principal: Principal | null;
+      mandant: string | null;
+    }
+  }
+}
+
+export {};

@@ -12,7 +12,7 @@ import { publicRoutes, routeTree } from './features/shell/routes.js';
 import { loadAssets, serveStatic } from './http/assets.js';
 import { createPassport, setUpAuthentication } from './http/auth.js';
 import { setUpCsrf } from './http/csrf.js';
-import { errorHandler, notFound, notFoundHandler } from './http/errors.js';
+import { badRequest, errorHandler, notFound, notFoundHandler } from './http/errors.js';
 import { isLang, setUpI18n } from './http/i18n.js';
 import { languageRedirects } from './http/language.js';
 import { setUpRendering } from './http/render.js';
@@ -29,6 +29,19 @@ export interface AppDeps {
 
 const MAX_URL_LENGTH = 2048;
 
+/** Overlong URLs are a 404, undecodable ones a 400: never a 500. */
+function rejectMalformedUrls(): express.RequestHandler {
+  return (req, _res, next) => {
+    if (req.originalUrl.length > MAX_URL_LENGTH) return next(notFound());
+    try {
+      decodeURIComponent(req.path);
+    } catch {
+      return next(badRequest());
+    }
+    next();
+  };
+}
+
 export function createApp({ config, db, i18n, log = (e) => console.error(e) }: AppDeps): Express & { sessionStore: KnexSessionStore } {
   const app = express();
   const sessionStore = new KnexSessionStore(db.knex);
@@ -40,7 +53,8 @@ export function createApp({ config, db, i18n, log = (e) => console.error(e) }: A
 
   app.use(setUpWebSecurity());
   app.use(compression());
-  app.use((req, _res, next) => next(req.originalUrl.length > MAX_URL_LENGTH ? notFound() : undefined));
+  app.use(setUpRendering(loadAssets(), config.env === 'production', i18n));
+  app.use(rejectMalformedUrls());
   app.use(serveStatic());
   app.use(healthRoutes(db));
   app.use(languageRedirects());
@@ -51,7 +65,6 @@ export function createApp({ config, db, i18n, log = (e) => console.error(e) }: A
   app.use(setUpWebSession(config, sessionStore));
   app.use(setUpAuthentication(passport));
   app.use(setUpCsrf(config));
-  app.use(setUpRendering(loadAssets(), config.env === 'production'));
 
   const pages = express.Router({ mergeParams: true });
   pages.use((req, res, next) => {

@@ -4,27 +4,34 @@ import type { Request, RequestHandler } from 'express';
 import { doubleCsrf } from 'csrf-csrf';
 import type { Config } from '../config.js';
 
-export function setUpCsrf(config: Config): RequestHandler[] {
-  const { doubleCsrfProtection, generateCsrfToken } = doubleCsrf({
+function csrfFor(config: Config, secure: boolean) {
+  return doubleCsrf({
     getSecret: () => config.sessionSecret,
     // Before sign-in there is no stored session; the token is then bound to the anonymous cookie alone.
     getSessionIdentifier: (req: Request) => (req.session?.passport?.user ? req.sessionID : 'anonymous'),
-    cookieName: 'portal.csrf',
-    cookieOptions: { sameSite: 'lax', secure: 'auto' as unknown as boolean, httpOnly: true, path: '/' },
+    // Over HTTPS the cookie gets the __Host- prefix (bound to this host, Secure, path /); plain http://localhost
+    // keeps working for `npm start`.
+    cookieName: secure ? '__Host-portal.csrf' : 'portal.csrf',
+    cookieOptions: { sameSite: 'lax', secure, httpOnly: true, path: '/' },
     getCsrfTokenFromRequest: (req: Request) => (req.body && typeof req.body._csrf === 'string' ? req.body._csrf : req.headers['x-csrf-token']),
     skipCsrfProtection: (req: Request) =>
       typeof req.headers.authorization === 'string' && req.headers.authorization.startsWith('Bearer ') && !req.headers.cookie,
   });
+}
+
+export function setUpCsrf(config: Config): RequestHandler[] {
+  const plain = csrfFor(config, false);
+  const secure = csrfFor(config, true);
   return [
-    doubleCsrfProtection,
+    (req, res, next) => (req.secure ? secure : plain).doubleCsrfProtection(req, res, next),
     (req, res, next) => {
-      if (req.method === 'GET' || req.method === 'HEAD') {
-        Object.defineProperty(res.locals, 'csrfToken', {
-          configurable: true,
-          enumerable: true,
-          get: () => generateCsrfToken(req, res),
-        });
-      }
+      const { generateCsrfToken } = req.secure ? secure : plain;
+      // Generated lazily: only pages that render a form set the cookie.
+      Object.defineProperty(res.locals, 'csrfToken', {
+        configurable: true,
+        enumerable: true,
+        get: () => generateCsrfToken(req, res),
+      });
       next();
     },
   ];

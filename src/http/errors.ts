@@ -54,7 +54,7 @@ export function errorHandler(log: (err: unknown) => void): ErrorRequestHandler {
     const httpError = normalise(err);
     if (httpError.status >= 500) log(err);
     if (res.headersSent) return res.end();
-    const t = req.t ?? ((k: string) => k);
+    const t = req.t ?? ((k: string) => (k === 'errors.badRequest' ? 'Bitte überprüfen Sie Ihre Eingabe' : k === 'errors.notFound' ? 'Seite nicht gefunden' : k));
     const message = String(t(httpError.messageKey, httpError.params));
     const errors = httpError.errors.map((fe) => ({ field: fe.field, message: String(t(fe.message)) }));
     res.status(httpError.status);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ejs from 'ejs';
 import type { Request, RequestHandler, Response } from 'express';
+import type { i18n } from 'i18next';
 import { fullName } from '../auth/current-user.js';
 import { LANGUAGES } from './i18n.js';
 import type { Assets } from './assets.js';
@@ -32,7 +33,7 @@ function readFlash(req: Request): Flash[] {
   }
 }
 
-export function setUpRendering(assets: Assets, cacheViews: boolean): RequestHandler {
+export function setUpRendering(assets: Assets, cacheViews: boolean, i18nInstance: i18n): RequestHandler {
   return (req, res, next) => {
     const pending: Flash[] = [];
     res.flash = (type, key) => {
@@ -43,7 +44,8 @@ export function setUpRendering(assets: Assets, cacheViews: boolean): RequestHand
       const flashes = readFlash(req);
       if (flashes.length) res.clearCookie(FLASH_COOKIE, { path: '/' });
       const lang = res.locals.lang ?? 'de';
-      const t = req.t;
+      // Errors raised before the i18n middleware ran still render in the request's language.
+      const t = req.t ?? i18nInstance.getFixedT(lang);
       const rest = pathWithoutLang(req.path);
       const user = res.locals.currentUser ?? null;
       const principal = res.locals.principal ?? null;
@@ -67,7 +69,7 @@ export function setUpRendering(assets: Assets, cacheViews: boolean): RequestHand
       const options = { cache: cacheViews, root: VIEWS_DIR, views: [VIEWS_DIR] };
       const body = await ejs.renderFile(path.join(VIEWS_DIR, `${view}.ejs`), data, options);
       // `layout`: the shell with sidebar (signed in), or `public` (header only: login, home, THG display).
-      const layout = data.layout === 'public' || !user ? 'public' : 'layout';
+      const layout = (locals as { layout?: string }).layout === 'public' || !user ? 'public' : 'layout';
       const html = await ejs.renderFile(path.join(VIEWS_DIR, `${layout}.ejs`), { ...data, body }, options);
       res.type('html').send(html);
     };

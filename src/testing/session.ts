@@ -1,0 +1,30 @@
+// Signs in through the real HTML form, like a browser: fetches the CSRF token from the page, posts the form,
+// chooses a tenant. Returns a supertest agent that keeps the cookies, and a helper for further form posts.
+import type { Express } from 'express';
+import request from 'supertest';
+
+export type Agent = ReturnType<typeof request.agent>;
+
+export function csrfFrom(html: string): string {
+  const match = html.match(/name="_csrf" value="([^"]+)"/);
+  if (!match) throw new Error('no CSRF token in page');
+  return match[1];
+}
+
+export async function formToken(agent: Agent, path: string): Promise<string> {
+  const res = await agent.get(path);
+  return csrfFrom(res.text);
+}
+
+export async function signIn(app: Express, login: string, password: string, mandant?: string, lang = 'de'): Promise<Agent> {
+  const agent = request.agent(app);
+  const token = await formToken(agent, `/${lang}/login`);
+  const res = await agent.post(`/${lang}/login`).type('form').send({ _csrf: token, login, password });
+  if (res.status !== 302) throw new Error(`sign-in of ${login} failed with ${res.status}`);
+  if (res.headers.location.includes('/mandant-selection') && mandant) {
+    const t2 = await formToken(agent, `/${lang}/mandant-selection`);
+    const chosen = await agent.post(`/${lang}/mandant-selection`).type('form').send({ _csrf: t2, mandant });
+    if (chosen.status !== 302) throw new Error(`tenant selection ${mandant} failed with ${chosen.status}`);
+  }
+  return agent;
+}

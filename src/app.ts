@@ -3,7 +3,11 @@ import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
 import type { i18n } from 'i18next';
+import { AccountService } from './auth/services.js';
+import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
+import { accountApi } from './features/account/api.js';
+import { apiAuthentication, tenantResponseHeader } from './http/api.js';
 import type { Database } from './db/knex.js';
 import { authRoutes } from './features/auth/routes.js';
 import { healthRoutes } from './features/health/routes.js';
@@ -24,6 +28,7 @@ export interface AppDeps {
   config: Config;
   db: Database;
   i18n: i18n;
+  clock?: Clock;
   log?: (err: unknown) => void;
 }
 
@@ -42,9 +47,13 @@ function rejectMalformedUrls(): express.RequestHandler {
   };
 }
 
-export function createApp({ config, db, i18n, log = (e) => console.error(e) }: AppDeps): Express & { sessionStore: KnexSessionStore } {
+export function createApp({ config, db, i18n, clock = systemClock, log = (e) => console.error(e) }: AppDeps): Express & {
+  sessionStore: KnexSessionStore;
+  accounts: AccountService;
+} {
   const app = express();
-  const sessionStore = new KnexSessionStore(db.knex);
+  const sessionStore = new KnexSessionStore(db.knex, clock, config.sessionIdleMs);
+  const accounts = new AccountService(db.knex, sessionStore, clock, config.sessionSecret, config.sessionIdleMs);
   const passport = createPassport(db.knex);
 
   app.set('trust proxy', config.trustProxy);
@@ -66,6 +75,11 @@ export function createApp({ config, db, i18n, log = (e) => console.error(e) }: A
   app.use(setUpAuthentication(passport));
   app.use(setUpCsrf(config));
 
+  const api = express.Router();
+  api.use(tenantResponseHeader(), apiAuthentication(accounts));
+  api.use('/v1', accountApi(accounts));
+  app.use('/api', api);
+
   const pages = express.Router({ mergeParams: true });
   pages.use((req, res, next) => {
     if (!isLang(req.params.lang)) return next('router');
@@ -86,5 +100,5 @@ export function createApp({ config, db, i18n, log = (e) => console.error(e) }: A
     next();
   });
   app.use(errorHandler(log));
-  return Object.assign(app, { sessionStore });
+  return Object.assign(app, { sessionStore, accounts });
 }

@@ -41,3 +41,13 @@ export async function ping(knex: Knex): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * Rows affected by a delete. knex's pg client returns a number, knex-pglite the raw result object;
+ * every caller that needs the count goes through here.
+ */
+export function affectedRows(result: unknown): number {
+  if (typeof result === 'number') return result;
+  const r = result as { affectedRows?: number; rowCount?: number } | null;
+  return r?.affectedRows ?? r?.rowCount ?? 0;
+}

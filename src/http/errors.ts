@@ -58,6 +58,7 @@ export function errorHandler(log: (err: unknown) => void): ErrorRequestHandler {
     const message = String(t(httpError.messageKey, httpError.params));
     const errors = httpError.errors.map((fe) => ({ field: fe.field, message: String(t(fe.message)) }));
     res.status(httpError.status);
+    if (typeof httpError.params.retryAfter === 'number') res.setHeader('Retry-After', String(httpError.params.retryAfter));
     if (isApi(req.path) || !req.accepts('html')) {
       res.json({ success: false, message, code: httpError.code, errors });
       return;

@@ -2,6 +2,8 @@
 // because we need the user id as a column: deactivating a user or logging out everywhere deletes their rows).
 import session, { type SessionData } from 'express-session';
 import type { Knex } from 'knex';
+import type { Clock } from '../clock.js';
+import { affectedRows } from '../db/knex.js';
 
 /** Sessions end after 8 hours whatever the activity (OWASP ASVS 3.3.4). */
 export const SESSION_ABSOLUTE_MS = 8 * 60 * 60 * 1000;
@@ -13,13 +15,17 @@ type Callback = (err?: unknown) => void;
 export class KnexSessionStore extends session.Store {
   private lastTouch = new Map<string, number>();
 
-  constructor(private readonly knex: Knex, private readonly now: () => number = Date.now) {
+  constructor(private readonly knex: Knex, private readonly clock: Clock, private readonly idleMs: number) {
     super();
   }
 
-  private expiry(sess: SessionData): Date {
-    const expires = sess.cookie?.expires ? new Date(sess.cookie.expires) : new Date(this.now() + 86_400_000);
-    return expires;
+  private now(): number {
+    return this.clock.now();
+  }
+
+  /** The server decides expiry from its own clock, whatever the cookie says. */
+  private expiry(_sess?: SessionData): Date {
+    return new Date(this.now() + this.idleMs);
   }
 
   private userId(sess: SessionData): number | null {
@@ -47,6 +53,15 @@ export class KnexSessionStore extends session.Store {
       .then(() => cb?.(), (err) => cb?.(err));
   }
 
+  /** Reads a session by id for a Bearer token (same rows, same expiry rules as the cookie sessions). */
+  load(sid: string): Promise<SessionData | null> {
+    return new Promise((resolve, reject) => this.get(sid, (err, sess) => (err ? reject(err) : resolve(sess ?? null))));
+  }
+
+  save(sid: string, sess: SessionData): Promise<void> {
+    return new Promise((resolve, reject) => this.set(sid, sess, (err) => (err ? reject(err) : resolve())));
+  }
+
   override touch(sid: string, sess: SessionData, cb?: Callback): void {
     const last = this.lastTouch.get(sid) ?? 0;
     if (this.now() - last < TOUCH_EVERY_MS) return cb?.();
@@ -65,10 +80,10 @@ export class KnexSessionStore extends session.Store {
 
   /** Ends every session of a user (deactivation, password reset). */
   async destroyForUser(benutzerId: number): Promise<number> {
-    return this.knex('sessions').where({ benutzer_id: benutzerId }).delete();
+    return affectedRows(await this.knex('sessions').where({ benutzer_id: benutzerId }).delete());
   }
 
   async pruneExpired(): Promise<number> {
-    return this.knex('sessions').where('expires_at', '<=', new Date(this.now())).delete();
+    return affectedRows(await this.knex('sessions').where('expires_at', '<=', new Date(this.now())).delete());
   }
 }

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
 import { createApp } from '../app.js';
+import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { SESSION_IDLE_MS } from '../config.js';
 import { createDatabase, type Database } from '../db/knex.js';
@@ -35,7 +36,7 @@ async function createPostgresDatabase(baseUrl: string): Promise<{ url: string; d
   };
 }
 
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(overrides: Partial<Config> = {}, clock?: Clock): Promise<TestApp> {
   const baseUrl = process.env.TEST_DATABASE_URL;
   const pgDb = baseUrl ? await createPostgresDatabase(baseUrl) : null;
   const config: Config = {
@@ -51,7 +52,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   await migrateLatest(db.knex);
   await seedDemo(db.knex);
   const i18n = await createI18n();
-  const app = createApp({ config, db, i18n, log: () => {} });
+  const app = createApp({ config, db, i18n, clock, log: () => {} });
   return {
     app,
     db,

@@ -1,0 +1,144 @@
+// The account API of spec section 7 (/api/v1): login, second factor, logout, session, password, settings.
+// Texts are the spec's, word for word (locales/*/account.json).
+import { Router, type Request, type Response } from 'express';
+import type { CurrentUser } from '../../auth/current-user.js';
+import { passwordProblems } from '../../auth/password-policy.js';
+import type { AccountService } from '../../auth/services.js';
+import { looksLikeJwt } from '../../auth/tokens.js';
+import { CODE_PATTERN } from '../../auth/mfa.js';
+import { requireApiUser, requireTenant } from '../../http/api.js';
+import { HttpError } from '../../http/errors.js';
+import { parseOr400 } from '../../http/validate.js';
+import {
+  ChangePasswordBody, LoginBody, MfaVerifyBody, PasswordBody, PutSettingsBody, SettingsTyp, TokenBody,
+} from './schema.js';
+import { deleteSettings, normaliseSettings, readSettings, writeSettings } from './settings.js';
+
+export function loginResponse(user: CurrentUser, token: string) {
+  return {
+    success: true,
+    token: `Bearer ${token}`,
+    mandanten: user.mandanten.map((m) => ({ mandant: m.mandant.toUpperCase(), adminKz: m.adminKz })),
+    id: user.id,
+    vorname: user.vorname,
+    nachname: user.nachname,
+    email: user.email,
+    status: user.status,
+    adminKz: user.adminKz,
+    rollen: user.rollen.map((r) => ({ mandant: r.mandant, typ: r.typ, standortNr: r.standortNr })),
+    standorte: user.standorte,
+  };
+}
+
+const invalidCredentials = () => new HttpError(401, 'INVALID_CREDENTIALS', 'account:errors.invalidCredentials');
+const tooMany = (retryAfter: number) =>
+  new HttpError(429, 'TOO_MANY_ATTEMPTS', 'account:errors.tooManyAttempts', [], { minutes: Math.max(1, Math.ceil(retryAfter / 60)), retryAfter });
+
+export function accountApi(accounts: AccountService): Router {
+  const router = Router();
+  const ip = (req: Request) => req.ip ?? 'unknown';
+
+  async function credentials(req: Request) {
+    const body = parseOr400(LoginBody, req.body);
+    const result = await accounts.checkCredentials(body.login, body.password, ip(req));
+    if (result.kind === 'blocked') throw tooMany(result.retryAfter);
+    if (result.kind === 'invalid') throw invalidCredentials();
+    return result;
+  }
+
+  async function openSession(res: Response, userId: number, req: Request, extra: Record<string, unknown> = {}) {
+    const { token, user } = await accounts.openTokenSession(userId, ip(req));
+    res.json({ ...loginResponse(user, token), ...extra });
+  }
+
+  router.post('/account/login', async (req, res) => {
+    const result = await credentials(req);
+    // A user with a second factor never gets a session from the password alone.
+    if (result.mfa) throw new HttpError(401, 'MFA_REQUIRED', 'account:errors.mfaRequired');
+    await openSession(res, result.userId, req);
+  });
+
+  router.post('/account/mfa/login', async (req, res) => {
+    const result = await credentials(req);
+    if (!result.mfa) return openSession(res, result.userId, req, { mfaRequired: false });
+    res.json({ success: true, mfaRequired: true, token: await accounts.tokens.mfaPending(result.userId) });
+  });
+
+  router.post('/account/mfa/verify', async (req, res) => {
+    const body = parseOr400(MfaVerifyBody, req.body, 'account:errors.codeFormat');
+    if (!CODE_PATTERN.test(body.code)) throw new HttpError(400, 'INVALID_CODE', 'account:errors.codeFormat');
+    const claims = looksLikeJwt(body.token) ? await accounts.tokens.verifyMfaPending(body.token) : null;
+    if (!claims) throw new HttpError(401, 'INVALID_CODE', 'account:errors.codeOrToken');
+    const result = await accounts.checkCode(Number(claims.sub), body.code, ip(req));
+    if (result.kind === 'blocked') throw tooMany(result.retryAfter);
+    if (result.kind === 'invalid') throw new HttpError(401, 'INVALID_CODE', 'account:errors.codeOrToken');
+    await openSession(res, Number(claims.sub), req);
+  });
+
+  // Switching the second factor off needs a full session (password and code), never the password alone.
+  router.post('/account/mfa/reset', async (req, res) => {
+    const body = parseOr400(TokenBody, req.body, 'account:errors.tokenInvalid');
+    const raw = body.token.replace(/^Bearer /, '');
+    const found = looksLikeJwt(raw) ? await accounts.userForToken(raw) : null;
+    if (!found) throw new HttpError(401, 'TOKEN_INVALID', 'account:errors.tokenInvalid');
+    await accounts.disableMfa(found.user.id, found.user.id, ip(req));
+    res.json({ success: true });
+  });
+
+  router.post('/account/logout', async (req, res) => {
+    if (req.apiSid) await accounts.endSession(req.apiSid);
+    res.json({ success: true });
+  });
+
+  router.get('/account/session', (req, res) => {
+    if (!req.user) throw new HttpError(401, 'SESSION_EXPIRED', 'account:errors.sessionExpired');
+    res.json({ success: true, valid: true });
+  });
+
+  router.post('/account/reset-2fa', requireApiUser(), requireTenant(), async (req, res) => {
+    const body = parseOr400(PasswordBody, req.body);
+    if (!(await accounts.verifyOwnPassword(req.user!.id, body.password))) {
+      throw new HttpError(401, 'INVALID_PASSWORD', 'account:errors.invalidPassword');
+    }
+    await accounts.disableMfa(req.user!.id, req.user!.id, ip(req));
+    res.json({ success: true });
+  });
+
+  router.post('/account/pwd', requireApiUser(), requireTenant(), async (req, res) => {
+    const body = parseOr400(ChangePasswordBody, req.body, 'account:errors.passwordRules');
+    if (!(await accounts.verifyOwnPassword(req.user!.id, body.currentPassword))) {
+      throw new HttpError(401, 'INVALID_PASSWORD', 'account:errors.currentPasswordInvalid');
+    }
+    const problems = passwordProblems(body.newPassword);
+    const errors = problems.map((p) => ({ field: 'newPassword', message: `account:password.rules.${p}` }));
+    if (body.confirmPassword !== undefined && body.confirmPassword !== body.newPassword) {
+      errors.push({ field: 'confirmPassword', message: 'account:password.mismatch' });
+    }
+    if (errors.length) throw new HttpError(400, 'PASSWORD_RULES', 'account:errors.passwordRules', errors);
+    await accounts.setPassword(req.user!.id, body.newPassword, req.apiSid);
+    res.json({ success: true });
+  });
+
+  router.get('/einstellungen/:typ', requireApiUser(), requireTenant(), async (req, res) => {
+    const typ = parseOr400(SettingsTyp, req.params.typ);
+    const data = await readSettings(accounts.knex, req.user!.id, typ);
+    if (data == null) throw new HttpError(404, 'NOT_FOUND', 'account:errors.settingsNotFound');
+    res.json({ success: true, data: { typ, data } });
+  });
+
+  router.put('/einstellungen', requireApiUser(), requireTenant(), async (req, res) => {
+    const body = parseOr400(PutSettingsBody, req.body);
+    const data = normaliseSettings(body.typ, body.data);
+    if (data == null) throw new HttpError(400, 'BAD_REQUEST', 'account:errors.settingsInvalid', [{ field: 'data', message: 'validation.invalid' }]);
+    await writeSettings(accounts.knex, req.user!.id, body.typ, data);
+    res.json({ success: true, data: { typ: body.typ, data } });
+  });
+
+  router.delete('/einstellungen/:typ', requireApiUser(), requireTenant(), async (req, res) => {
+    const typ = parseOr400(SettingsTyp, req.params.typ);
+    if (!(await deleteSettings(accounts.knex, req.user!.id, typ))) throw new HttpError(404, 'NOT_FOUND', 'account:errors.settingsNotFound');
+    res.json({ success: true });
+  });
+
+  return router;
+}

@@ -1,0 +1,38 @@
+// Inputs of the account API and pages, validated at the edge. Field errors name the field.
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH } from '../../auth/password-policy.js';
+
+const login = z.string().trim().min(1).max(254);
+const password = z.string().min(1).max(PASSWORD_MAX_LENGTH);
+const jwt = z.string().min(10).max(4096);
+
+export const LoginBody = z.object({ login, password }).strict();
+export const MfaVerifyBody = z.object({ token: jwt, code: z.string().max(20) }).strict();
+export const TokenBody = z.object({ token: jwt }).strict();
+export const PasswordBody = z.object({ password }).strict();
+export const ChangePasswordBody = z
+  .object({
+    currentPassword: password,
+    newPassword: z.string().max(PASSWORD_MAX_LENGTH + 1),
+    confirmPassword: z.string().max(PASSWORD_MAX_LENGTH + 1).optional(),
+  })
+  .strict();
+
+export const TIMEZONES = ['Europe/Berlin', 'Europe/London', 'America/New_York'] as const;
+export const DATE_FORMATS = ['dd.MM.yyyy', 'yyyy-MM-dd', 'MM/dd/yyyy'] as const;
+export const PAGE_SIZES = [10, 25, 50, 100] as const;
+
+/** Settings type 1 (the settings screen); unknown keys are dropped. */
+export const UserSettingsSchema = z.object({
+  language: z.enum(['de', 'en']).default('de'),
+  itemsPerPage: z.coerce.number().int().refine((n) => (PAGE_SIZES as readonly number[]).includes(n)).default(10),
+  emailNotifications: z.boolean().default(true),
+  browserNotifications: z.boolean().default(true),
+  compactMode: z.boolean().default(false),
+  timezone: z.enum(TIMEZONES).default('Europe/Berlin'),
+  dateFormat: z.enum(DATE_FORMATS).default('dd.MM.yyyy'),
+  theme: z.enum(['light', 'dark']).default('light'),
+});
+
+export const SettingsTyp = z.coerce.number().int().min(1).max(99);
+export const PutSettingsBody = z.object({ typ: z.number().int().min(1).max(99), data: z.string().max(10_000) }).strict();

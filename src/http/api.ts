@@ -1,0 +1,80 @@
+// The JSON API's edge: Bearer tokens (bound to a server-side session) or the cookie session of the pages,
+// and the X-Mandant rules of the API contract, applied to every /api call in one place.
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { principalFor } from '../auth/current-user.js';
+import type { AccountService } from '../auth/services.js';
+import { bearerToken } from '../auth/tokens.js';
+import { HttpError } from './errors.js';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The session id behind the request's Bearer token, or the cookie session's id. */
+    apiSid?: string;
+  }
+}
+
+/** Resolves a Bearer token to its user; a token that is invalid, expired or revoked is a 401. */
+export function apiAuthentication(accounts: AccountService): RequestHandler {
+  return async (req, res, next) => {
+    const header = req.headers.authorization;
+    if (header === undefined) {
+      if (req.user) req.apiSid = req.sessionID;
+      return next();
+    }
+    const token = bearerToken(header);
+    const found = token ? await accounts.userForToken(token) : null;
+    if (!found) return next(new HttpError(401, 'SESSION_EXPIRED', 'account:errors.sessionExpired'));
+    req.user = found.user;
+    req.apiSid = found.sid;
+    res.locals.currentUser = found.user;
+    res.locals.mandant = found.mandant;
+    next();
+  };
+}
+
+export function requireApiUser(): RequestHandler {
+  return (req, _res, next) => next(req.user ? undefined : new HttpError(401, 'UNAUTHORIZED', 'errors.unauthorized'));
+}
+
+/** The tenant a response is about: the valid X-Mandant of the request, else the session's tenant. */
+function responseTenant(req: Request, res: Response): string | null {
+  const wanted = typeof req.headers['x-mandant'] === 'string' ? req.headers['x-mandant'].trim().toUpperCase() : '';
+  const user = req.user;
+  if (user && wanted && user.mandanten.some((m) => m.mandant === wanted)) return wanted;
+  if (res.locals.mandant) return res.locals.mandant;
+  if (user && user.mandanten.length === 1) return user.mandanten[0].mandant;
+  return null;
+}
+
+/** Every response except login carries X-Mandant (contract). */
+export function tenantResponseHeader(): RequestHandler {
+  return (req, res, next) => {
+    const original = res.writeHead;
+    res.writeHead = function (this: Response, ...args: Parameters<typeof original>) {
+      const tenant = responseTenant(req, res);
+      if (tenant && !this.headersSent && !this.getHeader('X-Mandant')) this.setHeader('X-Mandant', tenant);
+      return original.apply(this, args);
+    } as typeof original;
+    next();
+  };
+}
+
+/**
+ * X-Mandant is required: missing → 400 "Mandant ist erforderlich"; a tenant the user does not belong to → 403.
+ * Membership is checked against the database on every call, never trusted from the token's claims.
+ */
+export function requireTenant(): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const raw = req.headers['x-mandant'];
+    const wanted = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
+    if (!wanted) return next(new HttpError(400, 'MANDANT_REQUIRED', 'account:errors.mandantRequired'));
+    const user = req.user;
+    if (!user) return next(new HttpError(401, 'UNAUTHORIZED', 'errors.unauthorized'));
+    if (!user.mandanten.some((m) => m.mandant === wanted)) {
+      return next(new HttpError(403, 'MANDANT_FORBIDDEN', 'account:errors.mandantForbidden'));
+    }
+    res.locals.mandant = wanted;
+    res.locals.principal = principalFor(user, wanted);
+    next();
+  };
+}

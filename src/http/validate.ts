@@ -1,0 +1,32 @@
+// Validation at the edge: a zod schema per input; failures become a 400 whose errors name each field.
+import type { z } from 'zod';
+import { HttpError, type FieldError } from './errors.js';
+
+function messageKey(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'too_big':
+      return 'validation.tooLong';
+    case 'too_small':
+      return (issue as { minimum?: number | bigint }).minimum === 1 ? 'validation.required' : 'validation.tooShort';
+    case 'invalid_type':
+      return (issue as { input?: unknown }).input === undefined ? 'validation.required' : 'validation.invalidType';
+    case 'unrecognized_keys':
+      return 'validation.unknownField';
+    default:
+      return 'validation.invalid';
+  }
+}
+
+export function fieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((k) => ({ field: k, message: 'validation.unknownField' }))
+      : [{ field: issue.path.join('.') || '_', message: messageKey(issue) }],
+  );
+}
+
+export function parseOr400<S extends z.ZodType>(schema: S, input: unknown, messageKeyFor400 = 'errors.badRequest'): z.infer<S> {
+  const parsed = schema.safeParse(input ?? {});
+  if (!parsed.success) throw new HttpError(400, 'BAD_REQUEST', messageKeyFor400, fieldErrors(parsed.error));
+  return parsed.data;
+}

@@ -54,7 +54,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   const app = express();
   const sessionStore = new KnexSessionStore(db.knex, clock, config.sessionIdleMs);
   const accounts = new AccountService(db.knex, sessionStore, clock, config.sessionSecret, config.sessionIdleMs);
-  const passport = createPassport(db.knex);
+  const passport = createPassport(db.knex, accounts);
 
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
@@ -88,7 +88,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
     next();
   });
   pages.use(publicRoutes());
-  pages.use(authRoutes(db.knex, passport));
+  pages.use(authRoutes(accounts, passport));
   pages.use(layoutRoutes());
   pages.use(routeTree());
   app.use('/:lang', pages);

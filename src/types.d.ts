@@ -9,6 +9,8 @@ declare module 'express-session' {
     /** Where to go after login / tenant selection. */
     returnTo?: string;
     passport?: { user?: number };
+    /** Between password and code of the two-step login: whose code is due, until when (ms). */
+    pendingMfa?: { userId: number; until: number };
   }
 }
 

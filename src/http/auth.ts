@@ -1,26 +1,34 @@
-// passport-local for the HTML login form; the session holds only the user id and the chosen tenant, the
-// rest is loaded per request (so rights granted or removed take effect on the next request).
+// passport-local for the HTML login form, on the same credential check (and brute-force limits) as the JSON
+// API. The session holds only the user id and the chosen tenant; the rest is loaded per request, so rights
+// granted or removed take effect on the next request.
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import passport, { type PassportStatic } from 'passport';
 import { Strategy as LocalStrategy } from 'passport-local';
-import { findUserForLogin, loadCurrentUser, principalFor } from '../auth/current-user.js';
-import { verifyPassword } from '../auth/passwords.js';
+import { loadCurrentUser, principalFor } from '../auth/current-user.js';
+import type { AccountService, CredentialResult } from '../auth/services.js';
 
-export function createPassport(knex: Knex): PassportStatic {
+/** What the local strategy hands the login route besides the user: why it failed, or that a code is due. */
+export type LoginInfo = Exclude<CredentialResult, { kind: 'ok' }> | { kind: 'mfa'; userId: number };
+
+export function createPassport(knex: Knex, accounts: AccountService): PassportStatic {
   const instance = new passport.Passport() as unknown as PassportStatic;
   instance.use(
-    new LocalStrategy({ usernameField: 'login', passwordField: 'password' }, async (login, password, done) => {
-      try {
-        const row = await findUserForLogin(knex, login);
-        const ok = await verifyPassword(row?.password_hash, password);
-        if (!row || !ok || row.status !== 'active') return done(null, false);
-        const user = await loadCurrentUser(knex, row.id);
-        return done(null, user ?? false);
-      } catch (err) {
-        return done(err);
-      }
-    }),
+    new LocalStrategy(
+      { usernameField: 'login', passwordField: 'password', passReqToCallback: true },
+      async (req, login, password, done) => {
+        try {
+          const result = await accounts.checkCredentials(login, password, req.ip ?? 'unknown');
+          if (result.kind !== 'ok') return done(null, false, { message: result.kind, ...result });
+          // The password alone never signs in a user who has a second factor.
+          if (result.mfa) return done(null, false, { message: 'mfa', kind: 'mfa', userId: result.userId } as { message: string });
+          const user = await loadCurrentUser(knex, result.userId);
+          return done(null, user ?? false);
+        } catch (err) {
+          return done(err);
+        }
+      },
+    ),
   );
   instance.serializeUser((user, done) => done(null, (user as Express.User).id));
   instance.deserializeUser(async (id: number, done) => {

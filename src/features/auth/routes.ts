@@ -1,12 +1,17 @@
-// HTML sign-in: login form, tenant selection, logout. The JSON account API shares the services in src/auth.
-import { Router, type Request, type Response } from 'express';
-import type { Knex } from 'knex';
+// HTML sign-in: login form (credentials, then the code when the user has a second factor), tenant selection,
+// logout. The same AccountService serves the JSON account API.
+import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { PassportStatic } from 'passport';
 import type { CurrentUser } from '../../auth/current-user.js';
+import { loadCurrentUser } from '../../auth/current-user.js';
+import { CODE_PATTERN } from '../../auth/mfa.js';
+import type { AccountService } from '../../auth/services.js';
+import { MFA_PENDING_TTL_S } from '../../auth/tokens.js';
 import { audit } from '../../db/audit.js';
+import type { LoginInfo } from '../../http/auth.js';
 import { requireLogin } from '../../http/guards.js';
 import { safeRedirectTarget } from '../../http/language.js';
-import { LoginForm, MandantForm } from './schema.js';
+import { CodeForm, LoginForm, MandantForm } from './schema.js';
 
 function afterLoginTarget(res: Response, redirect: unknown): string {
   return safeRedirectTarget(redirect, res.locals.lang) ?? `/${res.locals.lang}/benutzer/dashboard`;
@@ -17,44 +22,98 @@ function logIn(req: Request, user: CurrentUser): Promise<void> {
   return new Promise((resolve, reject) => req.login(user, (err) => (err ? reject(err) : resolve())));
 }
 
-export function authRoutes(knex: Knex, passport: PassportStatic): Router {
+export function authRoutes(accounts: AccountService, passport: PassportStatic): Router {
   const router = Router({ mergeParams: true });
+  const knex = accounts.knex;
+
+  const loginPage = (req: Request, res: Response, locals: Record<string, unknown> = {}) =>
+    res.page('auth/login', {
+      title: req.t('auth:login.title'),
+      layout: 'public',
+      redirect: safeRedirectTarget(req.query.redirect ?? req.body?.redirect, res.locals.lang) ?? '',
+      step: 'credentials',
+      ...locals,
+    });
+
+  /** Signed in: one tenant is chosen at once, several lead to the selection. */
+  async function finishLogin(req: Request, res: Response, user: CurrentUser, redirect: unknown) {
+    delete req.session.pendingMfa;
+    await logIn(req, user);
+    await audit(knex, { kind: 'auth.login', benutzerId: user.id, ip: req.ip });
+    const target = afterLoginTarget(res, redirect);
+    if (user.mandanten.length === 1) {
+      req.session.mandant = user.mandanten[0].mandant;
+      return res.redirect(target);
+    }
+    res.redirect(`/${res.locals.lang}/mandant-selection?redirect=${encodeURIComponent(target)}`);
+  }
 
   router.get('/login', async (req, res) => {
     if (res.locals.currentUser && res.locals.mandant) return res.redirect(afterLoginTarget(res, req.query.redirect));
-    await res.page('auth/login', { title: req.t('auth:login.title'), layout: 'public', redirect: safeRedirectTarget(req.query.redirect, res.locals.lang) ?? '' });
+    const pending = req.session.pendingMfa;
+    const step = pending && pending.until > accounts.clock.now() ? 'code' : 'credentials';
+    await loginPage(req, res, { step });
   });
 
-  router.post('/login', (req, res, next) => {
+  router.post('/login', (req: Request, res: Response, next: NextFunction) => {
     const parsed = LoginForm.safeParse(req.body);
-    const renderFailure = async (status: number, key: string) => {
-      res.status(status);
-      await res.page('auth/login', {
-        title: req.t('auth:login.title'), layout: 'public', error: req.t(key),
-        login: typeof req.body?.login === 'string' ? req.body.login.slice(0, 254) : '',
-        redirect: safeRedirectTarget(req.body?.redirect, res.locals.lang) ?? '',
-      });
-    };
-    if (!parsed.success) return void renderFailure(400, 'auth:login.missing').catch(next);
-    passport.authenticate('local', async (err: unknown, user: CurrentUser | false) => {
+    const login = typeof req.body?.login === 'string' ? req.body.login.slice(0, 254) : '';
+    if (!parsed.success) {
+      res.status(400);
+      return void loginPage(req, res, { error: req.t('auth:login.missing'), login }).catch(next);
+    }
+    passport.authenticate('local', async (err: unknown, user: CurrentUser | false, info: LoginInfo | undefined) => {
       try {
         if (err) return next(err);
-        if (!user) {
-          await audit(knex, { kind: 'auth.login.failed', entity: 'benutzer', entityId: parsed.data.login.slice(0, 64), ip: req.ip });
-          return await renderFailure(401, 'auth:errors.invalidCredentials');
+        if (user) return await finishLogin(req, res, user, parsed.data.redirect);
+        if (info?.kind === 'mfa') {
+          req.session.pendingMfa = { userId: info.userId, until: accounts.clock.now() + MFA_PENDING_TTL_S * 1000 };
+          return await loginPage(req, res, { step: 'code' });
         }
-        await logIn(req, user);
-        await audit(knex, { kind: 'auth.login', benutzerId: user.id, ip: req.ip });
-        const target = afterLoginTarget(res, parsed.data.redirect);
-        if (user.mandanten.length === 1) {
-          req.session.mandant = user.mandanten[0].mandant;
-          return res.redirect(target);
+        if (info?.kind === 'blocked') {
+          res.status(429).setHeader('Retry-After', String(info.retryAfter));
+          return await loginPage(req, res, { error: req.t('account:errors.tooManyAttempts', { minutes: Math.ceil(info.retryAfter / 60) }), login });
         }
-        res.redirect(`/${res.locals.lang}/mandant-selection?redirect=${encodeURIComponent(target)}`);
+        res.status(401);
+        await loginPage(req, res, { error: req.t('auth:errors.invalidCredentials'), login });
       } catch (e) {
         next(e);
       }
     })(req, res, next);
+  });
+
+  router.post('/login/code', async (req, res) => {
+    const pending = req.session.pendingMfa;
+    if (!pending || pending.until <= accounts.clock.now()) {
+      delete req.session.pendingMfa;
+      res.status(401);
+      return loginPage(req, res, { error: req.t('account:errors.codeOrToken') });
+    }
+    const parsed = CodeForm.safeParse(req.body);
+    if (!parsed.success || !CODE_PATTERN.test(parsed.data.code)) {
+      res.status(400);
+      return loginPage(req, res, { step: 'code', codeError: req.t('account:errors.codeFormatClient') });
+    }
+    const result = await accounts.checkCode(pending.userId, parsed.data.code, req.ip ?? 'unknown');
+    if (result.kind === 'blocked') {
+      res.status(429).setHeader('Retry-After', String(result.retryAfter));
+      return loginPage(req, res, { step: 'code', codeError: req.t('account:errors.tooManyAttempts', { minutes: Math.ceil(result.retryAfter / 60) }) });
+    }
+    if (result.kind === 'invalid') {
+      res.status(401);
+      return loginPage(req, res, { step: 'code', codeError: req.t('account:errors.codeOrToken') });
+    }
+    const user = await loadCurrentUser(knex, pending.userId);
+    if (!user || user.status !== 'active') {
+      res.status(401);
+      return loginPage(req, res, { error: req.t('auth:errors.invalidCredentials') });
+    }
+    await finishLogin(req, res, user, parsed.data.redirect);
+  });
+
+  router.post('/login/cancel', (req, res) => {
+    delete req.session.pendingMfa;
+    res.redirect(`/${res.locals.lang}/login`);
   });
 
   router.get('/mandant-selection', requireLogin(), async (req, res) => {
@@ -96,12 +155,14 @@ export function authRoutes(knex: Knex, passport: PassportStatic): Router {
 
   router.post('/logout', (req, res, next) => {
     const lang = res.locals.lang;
+    const expired = req.body?.reason === 'expired';
     req.logout((err) => {
       if (err) return next(err);
       req.session.destroy(() => {
         res.clearCookie('portal.sid', { path: '/' });
-        res.flash('success', 'flash.loggedOut');
-        res.redirect(`/${lang}/login`);
+        res.flash(expired ? 'warning' : 'success', expired ? 'flash.sessionExpired' : 'flash.loggedOut');
+        const redirect = safeRedirectTarget(req.body?.redirect, lang);
+        res.redirect(`/${lang}/login${redirect ? `?redirect=${encodeURIComponent(redirect)}` : ''}`);
       });
     });
   });

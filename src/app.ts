@@ -7,6 +7,7 @@ import { AccountService } from './auth/services.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { accountApi } from './features/account/api.js';
+import { accountRoutes } from './features/account/routes.js';
 import { apiAuthentication, tenantResponseHeader } from './http/api.js';
 import type { Database } from './db/knex.js';
 import { authRoutes } from './features/auth/routes.js';
@@ -62,7 +63,15 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
 
   app.use(setUpWebSecurity());
   app.use(compression());
-  app.use(setUpRendering(loadAssets(), config.env === 'production', i18n));
+  app.use(
+    setUpRendering({
+      assets: loadAssets(),
+      cacheViews: config.env === 'production',
+      i18n,
+      idleMs: config.sessionIdleMs,
+      countdownAfterMs: config.countdownAfterMs,
+    }),
+  );
   app.use(rejectMalformedUrls());
   app.use(serveStatic());
   app.use(healthRoutes(db));
@@ -90,6 +99,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   pages.use(publicRoutes());
   pages.use(authRoutes(accounts, passport));
   pages.use(layoutRoutes());
+  pages.use(accountRoutes(accounts));
   pages.use(routeTree());
   app.use('/:lang', pages);
 

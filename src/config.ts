@@ -23,9 +23,12 @@ export interface Config {
   trustProxy: number;
   /** Idle timeout of a session (spec section 9: 1,800,000 ms). */
   sessionIdleMs: number;
+  /** Inactivity after which the header countdown appears (spec section 9: 30 s). */
+  countdownAfterMs: number;
 }
 
 export const SESSION_IDLE_MS = 1_800_000;
+export const COUNTDOWN_AFTER_MS = 30_000;
 
 /** The embedded default keeps a generated secret next to its data so sessions survive restarts. */
 function secretInDataFolder(dir: string): string {
@@ -54,5 +57,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: e.SESSION_SECRET ?? secretInDataFolder(e.PGLITE_DIR),
     trustProxy: e.TRUST_PROXY,
     sessionIdleMs: SESSION_IDLE_MS,
+    countdownAfterMs: COUNTDOWN_AFTER_MS,
   };
 }

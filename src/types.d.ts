@@ -11,6 +11,8 @@ declare module 'express-session' {
     passport?: { user?: number };
     /** Between password and code of the two-step login: whose code is due, until when (ms). */
     pendingMfa?: { userId: number; until: number };
+    /** A second-factor secret shown for enrolment, until confirmed with a first code. */
+    pendingMfaSecret?: string;
   }
 }
 

@@ -101,14 +101,14 @@ export class AccountService {
   }
 
   /** The user behind a Bearer token, if its session is still alive (also keeps it alive). */
-  async userForToken(token: string): Promise<{ user: CurrentUser; sid: string; mandant: string | null } | null> {
+  async userForToken(token: string, passive = false): Promise<{ user: CurrentUser; sid: string; mandant: string | null } | null> {
     const claims = await this.tokens.verifyAccess(token);
     if (!claims) return null;
     const sess = await this.store.load(claims.sid);
     if (!sess || sess.passport?.user !== Number(claims.sub)) return null;
     const user = await loadCurrentUser(this.knex, Number(claims.sub));
     if (!user || user.status !== 'active') return null;
-    await new Promise<void>((resolve) => this.store.touch(claims.sid, sess, () => resolve()));
+    if (!passive) await new Promise<void>((resolve) => this.store.touch(claims.sid, sess, () => resolve()));
     return { user, sid: claims.sid, mandant: sess.mandant ?? null };
   }
 

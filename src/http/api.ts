@@ -5,6 +5,7 @@ import { principalFor } from '../auth/current-user.js';
 import type { AccountService } from '../auth/services.js';
 import { bearerToken } from '../auth/tokens.js';
 import { HttpError } from './errors.js';
+import { isPassiveCheck } from './session.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -22,7 +23,7 @@ export function apiAuthentication(accounts: AccountService): RequestHandler {
       return next();
     }
     const token = bearerToken(header);
-    const found = token ? await accounts.userForToken(token) : null;
+    const found = token ? await accounts.userForToken(token, isPassiveCheck(req)) : null;
     if (!found) return next(new HttpError(401, 'SESSION_EXPIRED', 'account:errors.sessionExpired'));
     req.user = found.user;
     req.apiSid = found.sid;

@@ -1,6 +1,7 @@
 // Route guards, all asking the one permission service.
 import type { RequestHandler } from 'express';
 import { can, type Action, type Gate } from '../permissions/index.js';
+import { PAGES } from '../permissions/route-tree.js';
 
 /** Signed in, else the login page with the path as redirect target. */
 export function requireLogin(): RequestHandler {
@@ -27,4 +28,14 @@ export function requirePermission(gate: Gate, action: Action = 'view'): RequestH
     res.flash('error', 'flash.noPermission');
     res.redirect(`/${res.locals.lang}/benutzer/dashboard`);
   };
+}
+
+/**
+ * The guards of a page of the route tree (signed in, tenant chosen, permitted), looked up by its path, so a
+ * feature's routes are guarded exactly as the route tree and the sidebar say.
+ */
+export function guardsFor(path: string, action?: Action): RequestHandler[] {
+  const page = PAGES.find((p) => p.path === path);
+  if (!page) throw new Error(`no page ${path} in the route tree`);
+  return [requireLogin(), requireMandant(), requirePermission(page.gate, action ?? page.action ?? 'view')];
 }

@@ -16,7 +16,10 @@ export function languageRedirects(): RequestHandler {
     if (isLang(first)) return next();
     const query = req.originalUrl.slice(req.originalUrl.indexOf('?') === -1 ? req.originalUrl.length : req.originalUrl.indexOf('?'));
     const tail = LANGUAGE_LIKE.test(first) ? rest : [first, ...rest];
-    const target = `/${DEFAULT_LANG}/${tail.join('/')}`.replace(/\/+$/, '') || `/${DEFAULT_LANG}`;
+    // Without a language in the URL, the language the user chose last (settings or switch) applies.
+    const stored = /(?:^|;\s*)locale=(de|en)(?:;|$)/.exec(req.headers.cookie ?? '')?.[1];
+    const lang = isLang(stored) ? stored : DEFAULT_LANG;
+    const target = `/${lang}/${tail.join('/')}`.replace(/\/+$/, '') || `/${lang}`;
     res.redirect(302, target + query);
   };
 }

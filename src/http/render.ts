@@ -33,7 +33,16 @@ function readFlash(req: Request): Flash[] {
   }
 }
 
-export function setUpRendering(assets: Assets, cacheViews: boolean, i18nInstance: i18n): RequestHandler {
+export interface RenderOptions {
+  assets: Assets;
+  cacheViews: boolean;
+  i18n: i18n;
+  /** Session timing the browser needs for its countdown. */
+  idleMs: number;
+  countdownAfterMs: number;
+}
+
+export function setUpRendering({ assets, cacheViews, i18n: i18nInstance, idleMs, countdownAfterMs }: RenderOptions): RequestHandler {
   return (req, res, next) => {
     const pending: Flash[] = [];
     res.flash = (type, key) => {
@@ -64,6 +73,7 @@ export function setUpRendering(assets: Assets, cacheViews: boolean, i18nInstance
         sidebarCollapsed: req.cookies?.sidebar === 'collapsed',
         assets,
         islands: false,
+        session: { idleMs, countdownAfterMs },
         ...locals,
       };
       const options = { cache: cacheViews, root: VIEWS_DIR, views: [VIEWS_DIR] };

@@ -78,6 +78,19 @@ export class KnexSessionStore extends session.Store {
     this.knex('sessions').where({ sid }).delete().then(() => cb?.(), (err) => cb?.(err));
   }
 
+  /** The same sessions, read without extending them (for the passive session check). */
+  passive(): session.Store {
+    const inner = this;
+    return new (class extends session.Store {
+      override get = inner.get.bind(inner);
+      override set = inner.set.bind(inner);
+      override destroy = inner.destroy.bind(inner);
+      override touch(_sid: string, _sess: SessionData, cb?: Callback) {
+        cb?.();
+      }
+    })();
+  }
+
   /** Ends every session of a user (deactivation, password reset). */
   async destroyForUser(benutzerId: number): Promise<number> {
     return affectedRows(await this.knex('sessions').where({ benutzer_id: benutzerId }).delete());

@@ -6,7 +6,7 @@ import knexFactory from 'knex';
 import { createApp } from '../app.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import { SESSION_IDLE_MS } from '../config.js';
+import { COUNTDOWN_AFTER_MS, SESSION_IDLE_MS } from '../config.js';
 import { createDatabase, type Database } from '../db/knex.js';
 import { migrateLatest } from '../db/migrate.js';
 import { seedDemo } from '../db/seed.js';
@@ -46,6 +46,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, clock?: Clo
     sessionSecret: randomBytes(32).toString('hex'),
     trustProxy: 0,
     sessionIdleMs: SESSION_IDLE_MS,
+    countdownAfterMs: COUNTDOWN_AFTER_MS,
     ...overrides,
   };
   const db = createDatabase(config.db);

@@ -28,3 +28,9 @@ export async function signIn(app: Express, login: string, password: string, mand
   }
   return agent;
 }
+
+/** The Set-Cookie headers of a response, as a list. */
+export function setCookies(res: { headers: Record<string, unknown> }): string[] {
+  const raw = res.headers['set-cookie'];
+  return Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : [];
+}

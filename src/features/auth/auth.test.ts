@@ -4,7 +4,7 @@ import { codeFor } from '../../auth/mfa.js';
 import { ManualClock } from '../../clock.js';
 import { DEMO_TOTP_SECRET } from '../../db/seed.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
-import { csrfFrom, formToken, signIn } from '../../testing/session.js';
+import { csrfFrom, formToken, setCookies, signIn } from '../../testing/session.js';
 
 const clock = new ManualClock(Date.parse('2026-11-21T12:00:00Z'));
 let t: TestApp;
@@ -42,18 +42,18 @@ describe('HTML login form', () => {
   it('refuses a form without CSRF token and changes nothing', async () => {
     const res = await request(t.app).post('/de/login').type('form').send({ login: 'LESER', password: 'Leser12345' });
     expect(res.status).toBe(403);
-    expect(res.headers['set-cookie']?.some((c: string) => c.startsWith('portal.sid='))).toBeFalsy();
+    expect(setCookies(res).some((c) => c.startsWith('portal.sid='))).toBe(false);
   });
 
   it('gives a new session id at login (no fixation)', async () => {
     const agent = request.agent(t.app);
     const token = await formToken(agent, '/de/login');
-    const before = (await agent.post('/de/login').type('form').send({ _csrf: token, login: 'MFA', password: 'Mfa12345' })).headers['set-cookie'];
-    const pendingSid = before?.find((c: string) => c.startsWith('portal.sid='));
+    const before = setCookies(await agent.post('/de/login').type('form').send({ _csrf: token, login: 'MFA', password: 'Mfa12345' }));
+    const pendingSid = before.find((c) => c.startsWith('portal.sid='));
     const code = await codeFor(DEMO_TOTP_SECRET, clock.now());
     const page = await agent.get('/de/login');
     const after = await agent.post('/de/login/code').type('form').send({ _csrf: csrfFrom(page.text), code });
-    const finalSid = after.headers['set-cookie']?.find((c: string) => c.startsWith('portal.sid='));
+    const finalSid = setCookies(after).find((c) => c.startsWith('portal.sid='));
     expect(pendingSid).toBeTruthy();
     expect(finalSid).toBeTruthy();
     expect(finalSid!.split(';')[0]).not.toBe(pendingSid!.split(';')[0]);
@@ -120,7 +120,7 @@ describe('tenant selection', () => {
     expect(refused.text).toContain('Bitte wählen Sie einen Mandanten aus Ihrer Liste.');
     const switched = await agent.post('/de/mandant-selection').type('form').send({ _csrf: csrfFrom(refused.text), mandant: 'DEMO' });
     expect(switched.status).toBe(302);
-    expect(switched.headers['set-cookie']?.some((c: string) => c.startsWith('portal.sid='))).toBe(true);
+    expect(setCookies(switched).some((c) => c.startsWith('portal.sid='))).toBe(true);
     expect((await agent.get('/de/benutzer/dashboard')).text).toContain('Sie arbeiten im Mandanten DEMO.');
   });
 });

@@ -3,7 +3,7 @@
 // are real. Feature routers registered before this one take over their paths.
 import { Router } from 'express';
 import { z } from 'zod';
-import { requireLogin, requireMandant, requirePermission } from '../../http/guards.js';
+import { guardsFor } from '../../http/guards.js';
 import { safeRedirectTarget } from '../../http/language.js';
 import { PAGES } from '../../permissions/route-tree.js';
 
@@ -43,9 +43,8 @@ export function publicRoutes(): Router {
 export function routeTree(): Router {
   const router = Router({ mergeParams: true });
   // Guards per route, not per router: an unknown path is a 404 for everyone, signed in or not.
-  const guards = [requireLogin(), requireMandant()];
   for (const p of PAGES) {
-    router.get(`/${p.path}`, ...guards, requirePermission(p.gate, p.action), async (req, res) => {
+    router.get(`/${p.path}`, ...guardsFor(p.path), async (req, res) => {
       const view = p.key === 'dashboard' ? 'shell/dashboard' : 'shell/upcoming';
       await res.page(view, { title: req.t(`nav.${p.key}`), pageKey: p.key, detailId: req.params.id ?? null });
     });

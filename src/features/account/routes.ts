@@ -21,7 +21,8 @@ export function accountRoutes(accounts: AccountService): Router {
     const pendingSecret = req.session.pendingMfaSecret;
     await res.page('account/einstellungen', {
       title: req.t('nav.einstellungen'),
-      settings: user.settings,
+      // The header toggle changes the theme at once (cookie); the form shows what is in effect.
+      settings: { ...user.settings, theme: req.cookies?.theme === 'dark' ? 'dark' : req.cookies?.theme === 'light' ? 'light' : user.settings.theme },
       options: { timezones: TIMEZONES, dateFormats: DATE_FORMATS, pageSizes: PAGE_SIZES },
       mfaEnabled: user.mfaEnabled,
       enrol: pendingSecret && !user.mfaEnabled ? await enrolment(pendingSecret, user.email || user.login) : null,

@@ -40,6 +40,8 @@ export function authRoutes(accounts: AccountService, passport: PassportStatic): 
     delete req.session.pendingMfa;
     await logIn(req, user);
     await audit(knex, { kind: 'auth.login', benutzerId: user.id, ip: req.ip });
+    // The user's stored theme follows them to a device that has no choice of its own yet.
+    if (!req.cookies?.theme) res.cookie('theme', user.settings.theme, { sameSite: 'lax', path: '/', maxAge: 365 * 24 * 3600 * 1000 });
     const target = afterLoginTarget(res, redirect);
     if (user.mandanten.length === 1) {
       req.session.mandant = user.mandanten[0].mandant;

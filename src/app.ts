@@ -4,6 +4,7 @@ import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
 import type { i18n } from 'i18next';
 import { AccountService } from './auth/services.js';
+import { SsoVerifier } from './auth/sso.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { accountApi } from './features/account/api.js';
@@ -56,6 +57,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   const sessionStore = new KnexSessionStore(db.knex, clock, config.sessionIdleMs);
   const accounts = new AccountService(db.knex, sessionStore, clock, config.sessionSecret, config.sessionIdleMs);
   const passport = createPassport(db.knex, accounts);
+  const sso = config.sso ? new SsoVerifier(config.sso, clock) : null;
 
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
@@ -86,7 +88,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
 
   const api = express.Router();
   api.use(tenantResponseHeader(), apiAuthentication(accounts));
-  api.use('/v1', accountApi(accounts));
+  api.use('/v1', accountApi(accounts, sso));
   app.use('/api', api);
 
   const pages = express.Router({ mergeParams: true });
@@ -97,7 +99,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
     next();
   });
   pages.use(publicRoutes());
-  pages.use(authRoutes(accounts, passport));
+  pages.use(authRoutes(accounts, passport, sso));
   pages.use(layoutRoutes());
   pages.use(accountRoutes(accounts));
   pages.use(routeTree());

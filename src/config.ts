@@ -11,7 +11,24 @@ const EnvSchema = z.object({
   SESSION_SECRET: z.string().min(32).optional(),
   NODE_ENV: z.enum(['production', 'test', 'development']).default('production'),
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+  SSO_ISSUER: z.string().url().optional(),
+  SSO_AUDIENCE: z.string().min(1).optional(),
+  SSO_JWKS_URL: z.string().url().optional(),
+  SSO_PUBLIC_KEY: z.string().min(1).optional(),
+  SSO_AUTHORIZE_URL: z.string().url().optional(),
+  SSO_CLIENT_ID: z.string().min(1).optional(),
 });
+
+/** The identity provider whose OIDC id_tokens sign users in; null when SSO is not set up. */
+export interface SsoConfig {
+  issuer: string;
+  audience: string;
+  jwksUrl?: string;
+  publicKeyPem?: string;
+  /** Where the SSO page sends the browser (implicit flow, form_post); without it only the API accepts tokens. */
+  authorizeUrl?: string;
+  clientId?: string;
+}
 
 export type DbKind = 'pglite' | 'postgres';
 
@@ -25,6 +42,7 @@ export interface Config {
   sessionIdleMs: number;
   /** Inactivity after which the header countdown appears (spec section 9: 30 s). */
   countdownAfterMs: number;
+  sso: SsoConfig | null;
 }
 
 export const SESSION_IDLE_MS = 1_800_000;
@@ -47,6 +65,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  const ssoConfigured = Boolean(e.SSO_ISSUER || e.SSO_AUDIENCE || e.SSO_JWKS_URL || e.SSO_PUBLIC_KEY);
+  if (ssoConfigured && !(e.SSO_ISSUER && e.SSO_AUDIENCE && (e.SSO_JWKS_URL || e.SSO_PUBLIC_KEY))) {
+    throw new Error('Invalid configuration: SSO needs SSO_ISSUER, SSO_AUDIENCE and SSO_JWKS_URL or SSO_PUBLIC_KEY');
+  }
   if (e.DATABASE_URL && !e.SESSION_SECRET) {
     throw new Error('Invalid configuration: SESSION_SECRET is required when DATABASE_URL is set');
   }
@@ -58,5 +80,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     sessionIdleMs: SESSION_IDLE_MS,
     countdownAfterMs: COUNTDOWN_AFTER_MS,
+    sso: ssoConfigured
+      ? {
+          issuer: e.SSO_ISSUER!, audience: e.SSO_AUDIENCE!, jwksUrl: e.SSO_JWKS_URL,
+          publicKeyPem: e.SSO_PUBLIC_KEY?.replace(/\\n/g, '\n'), authorizeUrl: e.SSO_AUTHORIZE_URL, clientId: e.SSO_CLIENT_ID,
+        }
+      : null,
   };
 }

@@ -13,6 +13,8 @@ declare module 'express-session' {
     pendingMfa?: { userId: number; until: number };
     /** A second-factor secret shown for enrolment, until confirmed with a first code. */
     pendingMfaSecret?: string;
+    /** State and nonce of an SSO round trip to the identity provider. */
+    sso?: { state: string; nonce: string; redirect?: string };
   }
 }
 

@@ -16,7 +16,10 @@ function csrfFor(config: Config, secure: boolean) {
     getCsrfTokenFromRequest: (req: Request) => (req.body && typeof req.body._csrf === 'string' ? req.body._csrf : req.headers['x-csrf-token']),
     // A JSON API call that carries no cookie has no ambient authority a forged request could borrow
     // (Bearer tokens are never sent by the browser on its own), so it needs no CSRF token.
-    skipCsrfProtection: (req: Request) => !req.headers.cookie && req.path.startsWith('/api/'),
+    // The identity provider's form_post to /{lang}/sso is cross-site by design; the SSO state kept in the
+    // session protects it instead.
+    skipCsrfProtection: (req: Request) =>
+      (!req.headers.cookie && req.path.startsWith('/api/')) || /^\/(de|en)\/sso$/.test(req.path),
   });
 }
 

@@ -47,6 +47,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, clock?: Clo
     trustProxy: 0,
     sessionIdleMs: SESSION_IDLE_MS,
     countdownAfterMs: COUNTDOWN_AFTER_MS,
+    sso: null,
     ...overrides,
   };
   const db = createDatabase(config.db);

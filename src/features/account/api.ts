@@ -6,6 +6,8 @@ import { passwordProblems } from '../../auth/password-policy.js';
 import type { AccountService } from '../../auth/services.js';
 import { looksLikeJwt } from '../../auth/tokens.js';
 import { CODE_PATTERN } from '../../auth/mfa.js';
+import type { SsoVerifier } from '../../auth/sso.js';
+import { audit } from '../../db/audit.js';
 import { requireApiUser, requireTenant } from '../../http/api.js';
 import { HttpError } from '../../http/errors.js';
 import { parseOr400 } from '../../http/validate.js';
@@ -34,7 +36,7 @@ const invalidCredentials = () => new HttpError(401, 'INVALID_CREDENTIALS', 'acco
 const tooMany = (retryAfter: number) =>
   new HttpError(429, 'TOO_MANY_ATTEMPTS', 'account:errors.tooManyAttempts', [], { minutes: Math.max(1, Math.ceil(retryAfter / 60)), retryAfter });
 
-export function accountApi(accounts: AccountService): Router {
+export function accountApi(accounts: AccountService, sso: SsoVerifier | null): Router {
   const router = Router();
   const ip = (req: Request) => req.ip ?? 'unknown';
 
@@ -56,6 +58,19 @@ export function accountApi(accounts: AccountService): Router {
     // A user with a second factor never gets a session from the password alone.
     if (result.mfa) throw new HttpError(401, 'MFA_REQUIRED', 'account:errors.mfaRequired');
     await openSession(res, result.userId, req);
+  });
+
+  // SSO: the identity provider has authenticated the user (its own second factor included).
+  router.post('/sso/login', async (req, res) => {
+    if (!sso) throw new HttpError(404, 'SSO_NOT_CONFIGURED', 'auth:sso.notConfigured');
+    const body = parseOr400(TokenBody, req.body);
+    const claims = await sso.verify(body.token);
+    const userId = claims ? await sso.userIdFor(accounts.knex, claims) : null;
+    if (!userId) {
+      await audit(accounts.knex, { kind: 'auth.sso.failed', ip: ip(req) });
+      throw new HttpError(401, 'SSO_FAILED', 'auth:sso.failed');
+    }
+    await openSession(res, userId, req);
   });
 
   router.post('/account/mfa/login', async (req, res) => {

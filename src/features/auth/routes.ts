@@ -1,11 +1,13 @@
 // HTML sign-in: login form (credentials, then the code when the user has a second factor), tenant selection,
 // logout. The same AccountService serves the JSON account API.
+import { randomBytes } from 'node:crypto';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { PassportStatic } from 'passport';
 import type { CurrentUser } from '../../auth/current-user.js';
 import { loadCurrentUser } from '../../auth/current-user.js';
 import { CODE_PATTERN } from '../../auth/mfa.js';
 import type { AccountService } from '../../auth/services.js';
+import type { SsoVerifier } from '../../auth/sso.js';
 import { MFA_PENDING_TTL_S } from '../../auth/tokens.js';
 import { audit } from '../../db/audit.js';
 import type { LoginInfo } from '../../http/auth.js';
@@ -22,7 +24,7 @@ function logIn(req: Request, user: CurrentUser): Promise<void> {
   return new Promise((resolve, reject) => req.login(user, (err) => (err ? reject(err) : resolve())));
 }
 
-export function authRoutes(accounts: AccountService, passport: PassportStatic): Router {
+export function authRoutes(accounts: AccountService, passport: PassportStatic, sso: SsoVerifier | null): Router {
   const router = Router({ mergeParams: true });
   const knex = accounts.knex;
 
@@ -153,6 +155,44 @@ export function authRoutes(accounts: AccountService, passport: PassportStatic): 
       if (previous !== wanted) void audit(knex, { kind: 'auth.mandant.switch', benutzerId: user.id, mandant: wanted, ip: req.ip }).catch(() => {});
       req.session.save((saveErr) => (saveErr ? next(saveErr) : res.redirect(afterLoginTarget(res, parsed.data?.redirect))));
     });
+  });
+
+  // SSO (implicit flow with form_post): the page sends the browser to the identity provider with a state and
+  // a nonce kept in the session; the provider posts the id_token back here.
+  router.get('/sso', async (req, res) => {
+    let startUrl: string | null = null;
+    if (sso?.config.authorizeUrl && sso.config.clientId) {
+      const state = randomBytes(16).toString('base64url');
+      const nonce = randomBytes(16).toString('base64url');
+      req.session.sso = { state, nonce, redirect: safeRedirectTarget(req.query.redirect, res.locals.lang) ?? undefined };
+      const url = new URL(sso.config.authorizeUrl);
+      url.search = new URLSearchParams({
+        client_id: sso.config.clientId, response_type: 'id_token', response_mode: 'form_post', scope: 'openid email',
+        redirect_uri: `${req.protocol}://${req.get('host')}/${res.locals.lang}/sso`, state, nonce,
+      }).toString();
+      startUrl = url.toString();
+    }
+    await res.page('auth/sso', { title: req.t('auth:sso.title'), layout: 'public', configured: Boolean(sso), startUrl });
+  });
+
+  router.post('/sso', async (req, res) => {
+    const expected = req.session.sso;
+    delete req.session.sso;
+    const token = typeof req.body?.id_token === 'string' && req.body.id_token.length < 8192 ? req.body.id_token : '';
+    const fail = async (status: number) => {
+      res.status(status);
+      await res.page('auth/sso', { title: req.t('auth:sso.title'), layout: 'public', configured: Boolean(sso), startUrl: null, error: req.t('auth:sso.failed') });
+    };
+    if (!sso) return fail(404);
+    if (!expected || req.body?.state !== expected.state || !token) return fail(400);
+    const claims = await sso.verify(token, expected.nonce);
+    const userId = claims ? await sso.userIdFor(knex, claims) : null;
+    const user = userId ? await loadCurrentUser(knex, userId) : null;
+    if (!user) {
+      await audit(knex, { kind: 'auth.sso.failed', ip: req.ip });
+      return fail(401);
+    }
+    await finishLogin(req, res, user, expected.redirect);
   });
 
   router.post('/logout', (req, res, next) => {

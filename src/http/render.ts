@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import ejs from 'ejs';
 import type { Request, RequestHandler, Response } from 'express';
 import type { i18n } from 'i18next';
-import { fullName } from '../auth/current-user.js';
+import { DEFAULT_SETTINGS, fullName } from '../auth/current-user.js';
+import { formatter } from './format.js';
 import { LANGUAGES } from './i18n.js';
 import type { Assets } from './assets.js';
 import { pathWithoutLang } from './language.js';
@@ -74,6 +75,8 @@ export function setUpRendering({ assets, cacheViews, i18n: i18nInstance, idleMs,
         assets,
         islands: false,
         session: { idleMs, countdownAfterMs },
+        fmt: formatter(user?.settings ?? DEFAULT_SETTINGS, lang),
+        itemsPerPage: user?.settings.itemsPerPage ?? DEFAULT_SETTINGS.itemsPerPage,
         ...locals,
       };
       const options = { cache: cacheViews, root: VIEWS_DIR, views: [VIEWS_DIR] };

@@ -1,0 +1,58 @@
+// Dates and numbers as the signed-in user wants them (settings: date format, timezone; language for numbers).
+// Every page and export formats through here.
+import type { UserSettings } from '../auth/current-user.js';
+
+export interface Formatter {
+  date(value: Date | string | number | null | undefined): string;
+  dateTime(value: Date | string | number | null | undefined): string;
+  number(value: number | string | null | undefined, fractionDigits?: number): string;
+}
+
+type Parts = Record<'year' | 'month' | 'day' | 'hour' | 'minute', string>;
+
+function partsIn(timeZone: string, date: Date): Parts {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+  }).formatToParts(date);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute') };
+}
+
+export function formatter(settings: Pick<UserSettings, 'dateFormat' | 'timezone'>, lang: string): Formatter {
+  const toDate = (v: Date | string | number) => (v instanceof Date ? v : new Date(v));
+  const date = (value: Date | string | number | null | undefined) => {
+    if (value == null || value === '') return '';
+    const d = toDate(value);
+    if (Number.isNaN(d.getTime())) return '';
+    const p = partsIn(settings.timezone, d);
+    switch (settings.dateFormat) {
+      case 'yyyy-MM-dd':
+        return `${p.year}-${p.month}-${p.day}`;
+      case 'MM/dd/yyyy':
+        return `${p.month}/${p.day}/${p.year}`;
+      default:
+        return `${p.day}.${p.month}.${p.year}`;
+    }
+  };
+  const numberFormats = new Map<number, Intl.NumberFormat>();
+  return {
+    date,
+    dateTime(value) {
+      const day = date(value);
+      if (!day) return '';
+      const p = partsIn(settings.timezone, toDate(value!));
+      return `${day} ${p.hour}:${p.minute}`;
+    },
+    number(value, fractionDigits = 0) {
+      if (value == null || value === '') return '';
+      const n = typeof value === 'number' ? value : Number(value);
+      if (!Number.isFinite(n)) return '';
+      let f = numberFormats.get(fractionDigits);
+      if (!f) {
+        f = new Intl.NumberFormat(lang === 'en' ? 'en-GB' : 'de-DE', { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits });
+        numberFormats.set(fractionDigits, f);
+      }
+      return f.format(n);
+    },
+  };
+}

@@ -1,9 +1,12 @@
 // The small script every page loads. It only enhances what the server already rendered: theme and sidebar
 // toggles without a reload, toasts with timing, the no-permission dialog. Without it, every form still works.
 import './styles/main.css';
+import './styles/components.css';
 import { enhanceToasts } from './lib/toasts';
 import { enhancePreferences } from './lib/preferences';
 import { openAutoDialogs } from './lib/dialogs';
+import { enhancePasswordForm } from './lib/password-rules';
+import { startSessionWatch } from './lib/session';
 
 function run(name: string, fn: () => void) {
   try {
@@ -16,3 +19,5 @@ function run(name: string, fn: () => void) {
 run('preferences', enhancePreferences);
 run('toasts', enhanceToasts);
 run('dialogs', openAutoDialogs);
+run('password rules', enhancePasswordForm);
+run('session', startSessionWatch);

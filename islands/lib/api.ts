@@ -58,24 +58,14 @@ export function redirectToLogin(config: ShellConfig, reason: 'expired' | 'unauth
   } catch {
     /* storage may be disabled */
   }
-  // Log out on the server (a form post, so it works like the logout button), then land on login.
-  const form = document.createElement('form');
-  form.method = 'post';
-  form.action = `/${config.lang}/logout`;
-  const fields: Record<string, string> = { _csrf: config.csrf, redirect: window.location.pathname + window.location.search, reason };
-  if (/^\/(de|en)\/login(\/|$)/.test(window.location.pathname)) {
-    window.location.assign('/');
-    return;
-  }
-  for (const [name, value] of Object.entries(fields)) {
-    const input = document.createElement('input');
-    input.type = 'hidden';
-    input.name = name;
-    input.value = value;
-    form.append(input);
-  }
-  document.body.append(form);
-  form.submit();
+  // Log out on the server (the session may already have ended there, so the answer does not matter), then
+  // land on login with the current path as redirect target, or on the root when already on login.
+  const body = new URLSearchParams({ _csrf: config.csrf });
+  const done = () => {
+    const target = loginUrl(config.lang);
+    window.location.assign(reason === 'expired' && target !== '/' ? `${target}&expired=1` : target);
+  };
+  fetch(`/${config.lang}/logout`, { method: 'POST', body, credentials: 'same-origin', redirect: 'manual' }).then(done, done);
 }
 
 /** The login page clears the flag: the redirect has arrived. */

@@ -56,7 +56,9 @@ export function authRoutes(accounts: AccountService, passport: PassportStatic, s
     if (res.locals.currentUser && res.locals.mandant) return res.redirect(afterLoginTarget(res, req.query.redirect));
     const pending = req.session.pendingMfa;
     const step = pending && pending.until > accounts.clock.now() ? 'code' : 'credentials';
-    await loginPage(req, res, { step });
+    // Sent here by the session countdown or a 401: say why.
+    const notice = req.query.expired === '1' ? req.t('account:errors.sessionExpired') : undefined;
+    await loginPage(req, res, { step, notice });
   });
 
   router.post('/login', (req: Request, res: Response, next: NextFunction) => {

@@ -1,7 +1,22 @@
 // The living style guide: /{lang}/layouts/* shows the project's own partials in all their states.
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import { requireLogin, requireMandant } from '../../http/guards.js';
 import { LAYOUT_PAGES } from '../../permissions/route-tree.js';
+import { PAGINATION_DEMO, STATUS_VARIANT, pageOfDeliveries } from './samples.js';
+import { ListQuery, SegmentQuery, TabsQuery } from './schema.js';
+
+type LayoutPage = (typeof LAYOUT_PAGES)[number];
+
+// The few pages whose demos react to the URL (tabs, segmented control, sorting, paging): no JavaScript needed.
+const pageLocals: Partial<Record<LayoutPage, (req: Request) => Record<string, unknown>>> = {
+  'tabs-group': (req) => ({ kitTab: TabsQuery.parse(req.query).tab }),
+  'button-group': (req) => ({ kitSegment: SegmentQuery.parse(req.query) }),
+  table: (req) => ({ kitDeliveries: pageOfDeliveries(ListQuery.parse(req.query)), kitStatusVariant: STATUS_VARIANT }),
+  pagination: (req) => {
+    const pages = Math.ceil(PAGINATION_DEMO.total / PAGINATION_DEMO.pageSize);
+    return { kitPagination: { ...PAGINATION_DEMO, page: Math.min(ListQuery.parse(req.query).page, pages) } };
+  },
+};
 
 export function layoutRoutes(): Router {
   const router = Router({ mergeParams: true });
@@ -13,6 +28,7 @@ export function layoutRoutes(): Router {
         layoutPages: LAYOUT_PAGES,
         layoutPage: name,
         islands: name === 'about',
+        ...pageLocals[name]?.(req),
       });
     });
   }

@@ -9,7 +9,15 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { accountApi } from './features/account/api.js';
 import { accountRoutes } from './features/account/routes.js';
-import { apiAuthentication, tenantResponseHeader } from './http/api.js';
+import { benutzerApi } from './features/benutzer/api.js';
+import { benutzerRoutes } from './features/benutzer/routes.js';
+import { berechtigungenApi } from './features/berechtigungen/api.js';
+import { berechtigungenRoutes } from './features/berechtigungen/routes.js';
+import { logmeldungenApi } from './features/logmeldungen/api.js';
+import { logmeldungenRoutes } from './features/logmeldungen/routes.js';
+import { mandantenApi } from './features/mandanten/api.js';
+import { mandantenRoutes } from './features/mandanten/routes.js';
+import { apiAuthentication, requireApiUser, requireTenant, tenantResponseHeader } from './http/api.js';
 import type { Database } from './db/knex.js';
 import { authRoutes } from './features/auth/routes.js';
 import { healthRoutes } from './features/health/routes.js';
@@ -89,6 +97,12 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   const api = express.Router();
   api.use(tenantResponseHeader(), apiAuthentication(accounts));
   api.use('/v1', accountApi(accounts, sso));
+  // Everything else below /api needs a signed-in user and a tenant they belong to (X-Mandant).
+  api.use(requireApiUser(), requireTenant());
+  api.use(benutzerApi(accounts));
+  api.use(mandantenApi(accounts));
+  api.use(berechtigungenApi(db.knex));
+  api.use(logmeldungenApi(db.knex));
   app.use('/api', api);
 
   const pages = express.Router({ mergeParams: true });
@@ -102,6 +116,10 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   pages.use(authRoutes(accounts, passport, sso));
   pages.use(layoutRoutes());
   pages.use(accountRoutes(accounts));
+  pages.use(benutzerRoutes(accounts));
+  pages.use(mandantenRoutes(accounts));
+  pages.use(berechtigungenRoutes(db.knex));
+  pages.use(logmeldungenRoutes(db.knex));
   pages.use(routeTree());
   app.use('/:lang', pages);
 

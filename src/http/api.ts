@@ -2,6 +2,7 @@
 // and the X-Mandant rules of the API contract, applied to every /api call in one place.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { principalFor } from '../auth/current-user.js';
+import { can, type Action, type Gate } from '../permissions/index.js';
 import type { AccountService } from '../auth/services.js';
 import { bearerToken } from '../auth/tokens.js';
 import { HttpError } from './errors.js';
@@ -77,5 +78,14 @@ export function requireTenant(): RequestHandler {
     res.locals.mandant = wanted;
     res.locals.principal = principalFor(user, wanted);
     next();
+  };
+}
+
+/** The API's permission guard: the same can() as pages and sidebar; refused → 403 with the contract's shape. */
+export function requireApiPermission(gate: Gate, action: Action = 'view', messageKey = 'errors.forbidden'): RequestHandler {
+  return (_req, res, next) => {
+    const principal = res.locals.principal;
+    if (!principal) return next(new HttpError(401, 'UNAUTHORIZED', 'errors.unauthorized'));
+    next(can(principal, action, gate) ? undefined : new HttpError(403, 'FORBIDDEN', messageKey));
   };
 }

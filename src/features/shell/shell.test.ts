@@ -56,8 +56,12 @@ describe('not found and bad URLs', () => {
     expect(en.text).toContain('Page not found');
   });
 
-  it('answers unknown API paths with the JSON error shape', async () => {
-    const res = await request(t.app).get('/api/nichts').set('Accept', 'application/json');
+  it('answers unknown API paths with the JSON error shape: 401 before sign-in, 404 after', async () => {
+    const anonymous = await request(t.app).get('/api/nichts').set('Accept', 'application/json');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toEqual({ success: false, message: 'Nicht autorisiert - Bitte melden Sie sich an', code: 'UNAUTHORIZED', errors: [] });
+    const login = await request(t.app).post('/api/v1/account/login').send({ login: 'LESER', password: 'Leser12345' });
+    const res = await request(t.app).get('/api/nichts').set({ Authorization: login.body.token, 'X-Mandant': 'DEMO' });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ success: false, message: expect.any(String), code: 'NOT_FOUND', errors: [] });
   });

@@ -1,0 +1,14 @@
+// The request's tenant scope: built from the chosen tenant (page session or X-Mandant) and, for an area,
+// from the locations the user's right covers. Handlers take their scope from here and nowhere else.
+import type { Response } from 'express';
+import type { Knex } from 'knex';
+import { TenantScope } from '../db/scope.js';
+import { standortScope, type Area } from '../permissions/index.js';
+import { HttpError } from './errors.js';
+
+export function tenantScope(knex: Knex, res: Response, area?: Area, action: 'view' | 'edit' = 'view'): TenantScope {
+  const mandant = res.locals.mandant;
+  const principal = res.locals.principal;
+  if (!mandant || !principal) throw new HttpError(400, 'MANDANT_REQUIRED', 'account:errors.mandantRequired');
+  return new TenantScope(knex, mandant, area ? standortScope(principal, action, area) : 'all');
+}

@@ -54,7 +54,8 @@ export async function createTestApp(overrides: Partial<Config> = {}, clock?: Clo
   await migrateLatest(db.knex);
   await seedDemo(db.knex);
   const i18n = await createI18n();
-  const app = createApp({ config, db, i18n, clock, log: () => {} });
+  // Unexpected errors stay quiet in tests unless DEBUG_ERRORS=1 (expected 500s are asserted, not printed).
+  const app = createApp({ config, db, i18n, clock, log: process.env.DEBUG_ERRORS ? (e) => console.error(e) : () => {} });
   return {
     app,
     db,

@@ -1,6 +1,67 @@
+// /api/benutzer: user administration over JSON, with section 8's texts for the resets.
 import { Router } from 'express';
 import type { AccountService } from '../../auth/services.js';
+import { requireApiPermission } from '../../http/api.js';
+import { parseOr400 } from '../../http/validate.js';
+import { actorOf } from '../../http/tenant.js';
+import { HttpError } from '../../http/errors.js';
+import { ListQuery, NewUserInput, ResetPasswordInput, StatusInput, UserId, UserInput } from './schema.js';
+import { BenutzerService } from './service.js';
 
-export function benutzerApi(_accounts: AccountService): Router {
-  return Router();
+export function benutzerApi(accounts: AccountService): Router {
+  const router = Router();
+  const service = new BenutzerService(accounts);
+  const admin = requireApiPermission('admin');
+  const id = (raw: unknown) => {
+    const parsed = UserId.safeParse(raw);
+    if (!parsed.success) throw new HttpError(404, 'NOT_FOUND', 'errors.userNotFound');
+    return parsed.data;
+  };
+
+  router.get('/benutzer', admin, async (req, res) => {
+    const q = parseOr400(ListQuery, req.query);
+    const pageSize = Math.min(q.pageSize ?? res.locals.currentUser?.settings.itemsPerPage ?? 10, 500);
+    const { rows, total } = await service.list(actorOf(req, res), q.q, q.page, pageSize);
+    res.json({ data: rows, total, page: q.page, pageSize });
+  });
+
+  router.get('/benutzer/:id', admin, async (req, res) => {
+    res.json({ success: true, data: await service.get(actorOf(req, res), id(req.params.id)) });
+  });
+
+  router.post('/benutzer', admin, async (req, res) => {
+    const input = parseOr400(NewUserInput, req.body);
+    res.status(201).json({ success: true, data: await service.create(actorOf(req, res), input) });
+  });
+
+  router.put('/benutzer/:id', admin, async (req, res) => {
+    const userId = id(req.params.id);
+    const input = parseOr400(UserInput, req.body);
+    res.json({ success: true, data: await service.update(actorOf(req, res), userId, input) });
+  });
+
+  router.patch('/benutzer/:id/status', admin, async (req, res) => {
+    const userId = id(req.params.id);
+    const { status } = parseOr400(StatusInput, req.body);
+    res.json({ success: true, data: await service.setStatus(actorOf(req, res), userId, status) });
+  });
+
+  // The resets decide their own permission (a user may reset their own second factor).
+  router.patch('/benutzer/:id/reset', async (req, res) => {
+    const userId = id(req.params.id);
+    const actor = actorOf(req, res);
+    // Permission first (403), then the password rules (400): a malformed body counts as an empty password.
+    const newPassword = ResetPasswordInput.safeParse(req.body ?? {}).data?.newPassword ?? '';
+    await service.resetPassword(actor, userId, newPassword);
+    res.json({ success: true });
+  });
+
+  router.patch('/benutzer/:id/mfa/reset', async (req, res) => {
+    const parsed = UserId.safeParse(req.params.id);
+    if (!parsed.success) throw new HttpError(404, 'NOT_FOUND', 'errors.userNotFound');
+    await service.resetMfa(actorOf(req, res), parsed.data);
+    res.json({ success: true });
+  });
+
+  return router;
 }

@@ -1,6 +1,127 @@
-import { Router } from 'express';
+// User administration pages (benutzer/administration): list with search and paging, create, edit,
+// activate/deactivate, reset password and second factor. Plain forms, POST-redirect-GET.
+import { Router, type Request, type Response } from 'express';
 import type { AccountService } from '../../auth/services.js';
+import { HttpError } from '../../http/errors.js';
+import { guardsFor } from '../../http/guards.js';
+import { actorOf } from '../../http/tenant.js';
+import { fieldErrors } from '../../http/validate.js';
+import { ListQuery, NewUserInput, StatusInput, UserId, UserInput } from './schema.js';
+import { BenutzerService } from './service.js';
 
-export function benutzerRoutes(_accounts: AccountService): Router {
-  return Router({ mergeParams: true });
+const PATH = 'benutzer/administration';
+
+export function benutzerRoutes(accounts: AccountService): Router {
+  const router = Router({ mergeParams: true });
+  const service = new BenutzerService(accounts);
+  const guards = guardsFor(PATH);
+  const base = (res: Response) => `/${res.locals.lang}/${PATH}`;
+  const idOf = (raw: unknown) => {
+    const parsed = UserId.safeParse(raw);
+    if (!parsed.success) throw new HttpError(404, 'NOT_FOUND', 'errors.userNotFound');
+    return parsed.data;
+  };
+  const tenants = async () => (await accounts.knex('mandanten').orderBy('mandant').select('mandant', 'name', 'status'));
+
+  /** Renders the form again with the errors of a failed save, the entered values kept. */
+  async function formPage(req: Request, res: Response, locals: Record<string, unknown>) {
+    const actor = actorOf(req, res);
+    await res.page('benutzer/form', {
+      title: locals.userId ? req.t('benutzer:edit.title') : req.t('benutzer:create.title'),
+      isSystemAdmin: actor.principal.adminKz && !actor.principal.supportKz,
+      tenants: await tenants(),
+      errors: {},
+      ...locals,
+    });
+  }
+
+  function errorsByField(err: unknown, req: Request): Record<string, string> | null {
+    if (!(err instanceof HttpError) || err.status !== 400) return null;
+    const map: Record<string, string> = {};
+    for (const e of err.errors) map[e.field] ??= req.t(e.message);
+    if (!Object.keys(map).length) map._ = req.t(err.messageKey);
+    return map;
+  }
+
+  router.get(`/${PATH}`, ...guards, async (req, res) => {
+    const parsed = ListQuery.safeParse(req.query);
+    const q = parsed.success ? parsed.data : { q: '', page: 1 };
+    const pageSize = res.locals.currentUser!.settings.itemsPerPage;
+    const { rows, total } = await service.list(actorOf(req, res), q.q, q.page, pageSize);
+    const href = (page: number) => `${base(res)}?${new URLSearchParams({ ...(q.q ? { q: q.q } : {}), page: String(page) })}`;
+    await res.page('benutzer/index', { title: req.t('nav.administration'), rows, total, page: q.page, pageSize, q: q.q, href });
+  });
+
+  router.get(`/${PATH}/neu`, ...guards, (req, res) => formPage(req, res, { values: { mandanten: [res.locals.mandant] }, userId: null }));
+
+  router.post(`/${PATH}`, ...guards, async (req, res) => {
+    const parsed = NewUserInput.safeParse(req.body);
+    try {
+      if (!parsed.success) throw new HttpError(400, 'VALIDATION', 'errors.badRequest', fieldErrors(parsed.error));
+      const user = await service.create(actorOf(req, res), parsed.data);
+      res.flash('success', 'flash.saved');
+      res.redirect(`${base(res)}/${user.id}`);
+    } catch (err) {
+      const errors = errorsByField(err, req);
+      if (!errors) throw err;
+      res.status(400);
+      await formPage(req, res, { values: { ...req.body, password: '' }, userId: null, errors });
+    }
+  });
+
+  router.get(`/${PATH}/:id`, ...guards, async (req, res) => {
+    const user = await service.get(actorOf(req, res), idOf(req.params.id));
+    const current = user.mandanten.find((m) => m.mandant === res.locals.mandant);
+    await formPage(req, res, {
+      userId: user.id, user,
+      values: { ...user, tenantAdmin: current?.adminKz ?? false, mandanten: user.mandanten.map((m) => m.mandant) },
+    });
+  });
+
+  router.post(`/${PATH}/:id`, ...guards, async (req, res) => {
+    const id = idOf(req.params.id);
+    const parsed = UserInput.safeParse(req.body);
+    try {
+      if (!parsed.success) throw new HttpError(400, 'VALIDATION', 'errors.badRequest', fieldErrors(parsed.error));
+      await service.update(actorOf(req, res), id, parsed.data);
+      res.flash('success', 'flash.saved');
+      res.redirect(`${base(res)}/${id}`);
+    } catch (err) {
+      const errors = errorsByField(err, req);
+      if (!errors) throw err;
+      const user = await service.get(actorOf(req, res), id);
+      res.status(400);
+      await formPage(req, res, { userId: id, user, values: { ...req.body, mfaEnabled: user.mfaEnabled, status: user.status }, errors });
+    }
+  });
+
+  // Actions that are not edits of the record are resources of their own (status, password, second factor).
+  const action = (name: string, run: (req: Request, res: Response, id: number) => Promise<string>) =>
+    router.post(`/${PATH}/:id/${name}`, ...guards, async (req, res) => {
+      const id = idOf(req.params.id);
+      try {
+        res.flash('success', await run(req, res, id));
+      } catch (err) {
+        if (!(err instanceof HttpError) || err.status >= 500 || err.status === 404) throw err;
+        res.flash('error', err.messageKey.includes(':') || err.messageKey.startsWith('errors.') ? err.messageKey : 'errors.badRequest');
+      }
+      res.redirect(`${base(res)}/${id}`);
+    });
+
+  action('status', async (req, res, id) => {
+    const parsed = StatusInput.safeParse({ status: req.body?.status });
+    if (!parsed.success) throw new HttpError(400, 'VALIDATION', 'errors.badRequest');
+    await service.setStatus(actorOf(req, res), id, parsed.data.status);
+    return parsed.data.status === 'active' ? 'benutzer:flash.activated' : 'benutzer:flash.deactivated';
+  });
+  action('passwort', async (req, res, id) => {
+    await service.resetPassword(actorOf(req, res), id, typeof req.body?.newPassword === 'string' ? req.body.newPassword : '');
+    return 'benutzer:flash.passwordReset';
+  });
+  action('2fa', async (req, res, id) => {
+    await service.resetMfa(actorOf(req, res), id);
+    return 'benutzer:flash.mfaReset';
+  });
+
+  return router;
 }

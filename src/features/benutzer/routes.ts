@@ -5,7 +5,7 @@ import type { AccountService } from '../../auth/services.js';
 import { HttpError } from '../../http/errors.js';
 import { guardsFor } from '../../http/guards.js';
 import { actorOf } from '../../http/tenant.js';
-import { fieldErrors } from '../../http/validate.js';
+import { formErrors, parseForm } from '../../http/forms.js';
 import { ListQuery, NewUserInput, StatusInput, UserId, UserInput } from './schema.js';
 import { BenutzerService } from './service.js';
 
@@ -35,14 +35,6 @@ export function benutzerRoutes(accounts: AccountService): Router {
     });
   }
 
-  function errorsByField(err: unknown, req: Request): Record<string, string> | null {
-    if (!(err instanceof HttpError) || err.status !== 400) return null;
-    const map: Record<string, string> = {};
-    for (const e of err.errors) map[e.field] ??= req.t(e.message);
-    if (!Object.keys(map).length) map._ = req.t(err.messageKey);
-    return map;
-  }
-
   router.get(`/${PATH}`, ...guards, async (req, res) => {
     const parsed = ListQuery.safeParse(req.query);
     const q = parsed.success ? parsed.data : { q: '', page: 1 };
@@ -55,14 +47,12 @@ export function benutzerRoutes(accounts: AccountService): Router {
   router.get(`/${PATH}/neu`, ...guards, (req, res) => formPage(req, res, { values: { mandanten: [res.locals.mandant] }, userId: null }));
 
   router.post(`/${PATH}`, ...guards, async (req, res) => {
-    const parsed = NewUserInput.safeParse(req.body);
     try {
-      if (!parsed.success) throw new HttpError(400, 'VALIDATION', 'errors.badRequest', fieldErrors(parsed.error));
-      const user = await service.create(actorOf(req, res), parsed.data);
+      const user = await service.create(actorOf(req, res), parseForm(NewUserInput, req.body));
       res.flash('success', 'flash.saved');
       res.redirect(`${base(res)}/${user.id}`);
     } catch (err) {
-      const errors = errorsByField(err, req);
+      const errors = formErrors(err, req);
       if (!errors) throw err;
       res.status(400);
       await formPage(req, res, { values: { ...req.body, password: '' }, userId: null, errors });
@@ -80,14 +70,12 @@ export function benutzerRoutes(accounts: AccountService): Router {
 
   router.post(`/${PATH}/:id`, ...guards, async (req, res) => {
     const id = idOf(req.params.id);
-    const parsed = UserInput.safeParse(req.body);
     try {
-      if (!parsed.success) throw new HttpError(400, 'VALIDATION', 'errors.badRequest', fieldErrors(parsed.error));
-      await service.update(actorOf(req, res), id, parsed.data);
+      await service.update(actorOf(req, res), id, parseForm(UserInput, req.body));
       res.flash('success', 'flash.saved');
       res.redirect(`${base(res)}/${id}`);
     } catch (err) {
-      const errors = errorsByField(err, req);
+      const errors = formErrors(err, req);
       if (!errors) throw err;
       const user = await service.get(actorOf(req, res), id);
       res.status(400);

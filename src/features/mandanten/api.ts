@@ -1,6 +1,45 @@
+// /api/mandanten: tenant management for system administrators.
 import { Router } from 'express';
 import type { AccountService } from '../../auth/services.js';
+import { requireApiPermission } from '../../http/api.js';
+import { HttpError } from '../../http/errors.js';
+import { actorOf } from '../../http/tenant.js';
+import { parseOr400 } from '../../http/validate.js';
+import { MandantId, MandantInput, NewMandantInput, StatusInput } from './schema.js';
+import { MandantenService } from './service.js';
 
-export function mandantenApi(_accounts: AccountService): Router {
-  return Router();
+export function mandantenApi(accounts: AccountService): Router {
+  const router = Router();
+  const service = new MandantenService(accounts.knex);
+  const guard = requireApiPermission('systemAdmin');
+  const id = (raw: unknown) => {
+    const parsed = MandantId.safeParse(raw);
+    if (!parsed.success) throw new HttpError(404, 'NOT_FOUND', 'errors.mandantNotFound');
+    return parsed.data;
+  };
+
+  router.get('/mandanten', guard, async (req, res) => {
+    const data = await service.list(actorOf(req, res));
+    res.json({ data, total: data.length, page: 1, pageSize: data.length });
+  });
+  router.get('/mandanten/:id', guard, async (req, res) => {
+    res.json({ success: true, data: await service.get(actorOf(req, res), id(req.params.id)) });
+  });
+  router.get('/mandanten/:id/benutzer', guard, async (req, res) => {
+    const data = await service.users(actorOf(req, res), id(req.params.id));
+    res.json({ data, total: data.length, page: 1, pageSize: data.length });
+  });
+  router.post('/mandanten', guard, async (req, res) => {
+    res.status(201).json({ success: true, data: await service.create(actorOf(req, res), parseOr400(NewMandantInput, req.body)) });
+  });
+  router.put('/mandanten/:id', guard, async (req, res) => {
+    const mandant = id(req.params.id);
+    res.json({ success: true, data: await service.update(actorOf(req, res), mandant, parseOr400(MandantInput, req.body)) });
+  });
+  router.patch('/mandanten/:id/status', guard, async (req, res) => {
+    const mandant = id(req.params.id);
+    const { status } = parseOr400(StatusInput, req.body);
+    res.json({ success: true, data: await service.setStatus(actorOf(req, res), mandant, status) });
+  });
+  return router;
 }

@@ -1,6 +1,91 @@
-import { Router } from 'express';
+// Tenant management pages (benutzer/mandanten, system administrators): list, create, edit, activate/deactivate
+// and the tenant's users.
+import { Router, type Request, type Response } from 'express';
 import type { AccountService } from '../../auth/services.js';
+import { HttpError } from '../../http/errors.js';
+import { formErrors, parseForm } from '../../http/forms.js';
+import { guardsFor } from '../../http/guards.js';
+import { actorOf } from '../../http/tenant.js';
+import { MandantId, MandantInput, NewMandantInput, StatusInput } from './schema.js';
+import { MandantenService } from './service.js';
 
-export function mandantenRoutes(_accounts: AccountService): Router {
-  return Router({ mergeParams: true });
+const PATH = 'benutzer/mandanten';
+
+export function mandantenRoutes(accounts: AccountService): Router {
+  const router = Router({ mergeParams: true });
+  const service = new MandantenService(accounts.knex);
+  const guards = guardsFor(PATH);
+  const base = (res: Response) => `/${res.locals.lang}/${PATH}`;
+  const idOf = (raw: unknown) => {
+    const parsed = MandantId.safeParse(raw);
+    if (!parsed.success) throw new HttpError(404, 'NOT_FOUND', 'errors.mandantNotFound');
+    return parsed.data;
+  };
+
+  async function formPage(req: Request, res: Response, locals: { id: string | null; values: Record<string, unknown>; errors?: Record<string, string> }) {
+    const actor = actorOf(req, res);
+    const record = locals.id ? await service.get(actor, locals.id) : null;
+    await res.page('mandanten/form', {
+      title: record ? req.t('mandanten:edit.heading', { mandant: record.mandant }) : req.t('mandanten:create.title'),
+      record,
+      users: locals.id ? await service.users(actor, locals.id) : [],
+      errors: {},
+      ...locals,
+    });
+  }
+
+  router.get(`/${PATH}`, ...guards, async (req, res) => {
+    const rows = await service.list(actorOf(req, res));
+    await res.page('mandanten/index', { title: req.t('nav.mandanten'), rows });
+  });
+
+  router.get(`/${PATH}/neu`, ...guards, (req, res) => formPage(req, res, { id: null, values: {} }));
+
+  router.post(`/${PATH}`, ...guards, async (req, res) => {
+    try {
+      const created = await service.create(actorOf(req, res), parseForm(NewMandantInput, req.body));
+      res.flash('success', 'flash.saved');
+      res.redirect(`${base(res)}/${created.mandant}`);
+    } catch (err) {
+      const errors = formErrors(err, req);
+      if (!errors) throw err;
+      res.status(400);
+      await formPage(req, res, { id: null, values: req.body ?? {}, errors });
+    }
+  });
+
+  router.get(`/${PATH}/:id`, ...guards, async (req, res) => {
+    const record = await service.get(actorOf(req, res), idOf(req.params.id));
+    await formPage(req, res, { id: record.mandant, values: { ...record } });
+  });
+
+  router.post(`/${PATH}/:id`, ...guards, async (req, res) => {
+    const id = idOf(req.params.id);
+    try {
+      await service.update(actorOf(req, res), id, parseForm(MandantInput, req.body));
+      res.flash('success', 'flash.saved');
+      res.redirect(`${base(res)}/${id}`);
+    } catch (err) {
+      const errors = formErrors(err, req);
+      if (!errors) throw err;
+      res.status(400);
+      await formPage(req, res, { id, values: req.body ?? {}, errors });
+    }
+  });
+
+  router.post(`/${PATH}/:id/status`, ...guards, async (req, res) => {
+    const id = idOf(req.params.id);
+    const parsed = StatusInput.safeParse({ status: req.body?.status });
+    if (!parsed.success) throw new HttpError(400, 'VALIDATION', 'errors.badRequest');
+    try {
+      await service.setStatus(actorOf(req, res), id, parsed.data.status);
+      res.flash('success', parsed.data.status === 'active' ? 'mandanten:flash.activated' : 'mandanten:flash.deactivated');
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status !== 409) throw err;
+      res.flash('error', err.messageKey);
+    }
+    res.redirect(`${base(res)}/${id}`);
+  });
+
+  return router;
 }

@@ -1,0 +1,24 @@
+// Shared helpers of the plain-HTML forms: a failed save renders the form again with each field's error.
+import type { Request } from 'express';
+import type { z } from 'zod';
+import { HttpError } from './errors.js';
+import { fieldErrors } from './validate.js';
+
+/** Parses a form body; invalid input becomes the same 400 HttpError a service would throw. */
+export function parseForm<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const parsed = schema.safeParse(body ?? {});
+  if (!parsed.success) throw new HttpError(400, 'VALIDATION', 'errors.badRequest', fieldErrors(parsed.error));
+  return parsed.data;
+}
+
+/**
+ * A 400 as `{ field: translated message }` for the form (first message per field; `_` when no field is
+ * named), or null when the error is not the user's mistake and must travel on to the error handler.
+ */
+export function formErrors(err: unknown, req: Request): Record<string, string> | null {
+  if (!(err instanceof HttpError) || err.status !== 400) return null;
+  const map: Record<string, string> = {};
+  for (const e of err.errors) map[e.field] ??= req.t(e.message);
+  if (!Object.keys(map).length) map._ = req.t(err.messageKey);
+  return map;
+}

@@ -1,0 +1,148 @@
+// Browser tests: the real app (createTestApp, so the same database choice as the integration tests) on a free
+// port of 127.0.0.1, driven by Debian's Chromium through playwright-core. The pages load the Vite build from
+// public/build, so `npm run test:browser` builds first. Each newPage() gets its own browser context: its own
+// cookies, so one test's sign-in or theme never leaks into another's.
+import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Result as AxeResult } from 'axe-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import type { Config } from '../config.js';
+import { BUILD_DIR } from '../http/assets.js';
+import { createTestApp, type TestApp } from './app.js';
+
+/** Debian's Chromium; never a browser downloaded by Playwright. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// Without --disable-background-networking Chromium keeps trying to reach Google's hosts, which this machine's
+// closed network refuses; --no-sandbox because CI runs as root.
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+
+/** WCAG 2.2 AA, as far as axe can check it automatically. */
+export const A11Y_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+export interface NewPageOptions extends BrowserContextOptions {
+  /** Starts with this theme cookie, as if the user had chosen it before (the toggle itself is tested separately). */
+  theme?: 'light' | 'dark';
+}
+
+export interface BrowserHarness {
+  /** http://127.0.0.1:PORT; pages also accept paths relative to it (`page.goto('/de/login')`). */
+  baseUrl: string;
+  testApp: TestApp;
+  browser: Browser;
+  /** A page in a fresh context (no cookies), 1280×800, German locale. */
+  newPage(options?: NewPageOptions): Promise<Page>;
+  /**
+   * Signs in through the HTML login form like a user. Uses the login page the page is on (keeping its
+   * ?redirect=), else opens /de/login. If sent to the tenant selection and `mandant` is given, picks it.
+   */
+  signIn(page: Page, login: string, password: string, mandant?: string): Promise<void>;
+  /** Runs axe with the WCAG 2.x A/AA tags; throws a readable list of the violations. */
+  checkA11y(page: Page): Promise<void>;
+  close(): Promise<void>;
+}
+
+function listen(testApp: TestApp): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = testApp.app.listen(0, '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(server)));
+  });
+}
+
+/** The next document the page loads (form posts and their redirects included). */
+export async function submitAndWait(page: Page, click: () => Promise<void>) {
+  const [response] = await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), click()]);
+  return response;
+}
+
+export function formatViolations(url: string, theme: string | null, violations: AxeResult[]): string {
+  const lines = [`${violations.length} accessibility violation(s) on ${url} (theme: ${theme ?? 'unknown'}):`];
+  for (const v of violations) {
+    lines.push(`- ${v.id} [${v.impact ?? 'n/a'}]: ${v.help} (${v.helpUrl})`);
+    for (const node of v.nodes) {
+      lines.push(`    at ${node.target.map(String).join(' > ')}`);
+      const summary = node.failureSummary?.split('\n').slice(1).join(' ').trim();
+      if (summary) lines.push(`       ${summary.slice(0, 300)}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** `overrides` change the app's configuration, as for createTestApp (e.g. a short session idle time). */
+export async function startBrowserApp(overrides: Partial<Config> = {}): Promise<BrowserHarness> {
+  if (!existsSync(path.join(BUILD_DIR, '.vite', 'manifest.json'))) {
+    throw new Error('public/build is missing: run the browser tests with `npm run test:browser` (it runs `vite build` first)');
+  }
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
+  }
+  const testApp = await createTestApp(overrides);
+  const server = await listen(testApp);
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }).catch(async (err) => {
+    server.close();
+    await testApp.close();
+    throw err;
+  });
+  const contexts = new Set<BrowserContext>();
+
+  async function newPage({ theme, ...options }: NewPageOptions = {}): Promise<Page> {
+    const context = await browser.newContext({
+      baseURL: baseUrl,
+      viewport: { width: 1280, height: 800 },
+      locale: 'de-DE',
+      ...options,
+    });
+    contexts.add(context);
+    context.on('close', () => contexts.delete(context));
+    if (theme) await context.addCookies([{ name: 'theme', value: theme, url: baseUrl }]);
+    // The server reads the build's manifest once at start; a `vite build` while the suite runs replaces the
+    // hashed files, and pages then run without their scripts. Say so, instead of leaving a puzzling failure.
+    context.on('response', (response) => {
+      if (response.url().startsWith(`${baseUrl}/build/`) && response.status() >= 400) {
+        console.warn(`browser tests: ${response.url()} answered ${response.status()}; was public/build rebuilt during the run?`);
+      }
+    });
+    return context.newPage();
+  }
+
+  async function signIn(page: Page, login: string, password: string, mandant?: string): Promise<void> {
+    const onLoginPage = page.url().startsWith(baseUrl) && /^\/(de|en)\/login$/.test(new URL(page.url()).pathname);
+    if (!onLoginPage) await page.goto('/de/login');
+    const form = page.locator('form[action$="/login"]');
+    await form.locator('input[name="login"]').fill(login);
+    await form.locator('input[name="password"]').fill(password);
+    await submitAndWait(page, () => form.locator('button[type="submit"]').click());
+
+    const after = new URL(page.url());
+    if (/^\/(de|en)\/login$/.test(after.pathname)) {
+      const alert = await page.locator('[role="alert"]').allTextContents();
+      throw new Error(`sign-in of ${login} failed: ${alert.join(' ').trim() || 'still on the login page'}`);
+    }
+    if (/^\/(de|en)\/mandant-selection$/.test(after.pathname) && mandant) {
+      const choice = page.locator(`input[type="radio"][name="mandant"][value="${mandant}"]`);
+      if ((await choice.count()) === 0) throw new Error(`${login} cannot choose tenant ${mandant}`);
+      await choice.check();
+      await submitAndWait(page, () => page.locator('form[action$="/mandant-selection"] button[type="submit"]').click());
+      if (new URL(page.url()).pathname.endsWith('/mandant-selection')) throw new Error(`choosing tenant ${mandant} failed`);
+    }
+  }
+
+  async function checkA11y(page: Page): Promise<void> {
+    const results = await new AxeBuilder({ page }).withTags(A11Y_TAGS).analyze();
+    if (results.violations.length === 0) return;
+    const theme = await page.evaluate(() => document.documentElement.dataset.theme ?? null);
+    throw new Error(formatViolations(page.url(), theme, results.violations));
+  }
+
+  async function close(): Promise<void> {
+    await Promise.allSettled([...contexts].map((c) => c.close()));
+    await browser.close().catch(() => {});
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await testApp.close();
+  }
+
+  return { baseUrl, testApp, browser, newPage, signIn, checkA11y, close };
+}

@@ -2,6 +2,7 @@
 // toggles without a reload, toasts with timing, the no-permission dialog. Without it, every form still works.
 import './styles/main.css';
 import './styles/components.css';
+import './styles/permissions.css';
 import { enhanceToasts } from './lib/toasts';
 import { enhancePreferences } from './lib/preferences';
 import { openAutoDialogs } from './lib/dialogs';

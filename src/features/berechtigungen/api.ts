@@ -1,7 +1,34 @@
-// Placeholder until the feature is built: registered in app.ts (behind requireApiUser and requireTenant).
-import { Router } from 'express';
+// The permission-management API: GET and PUT /api/berechtigungen/{userId}, for administrators of the tenant
+// named by X-Mandant (requireApiUser and requireTenant run before this router, see app.ts).
+import { Router, type Request } from 'express';
 import type { Knex } from 'knex';
+import { requireApiPermission } from '../../http/api.js';
+import { tenantScope } from '../../http/tenant.js';
+import { parseOr400 } from '../../http/validate.js';
+import { PermissionsBody, UserId } from './schema.js';
+import { getPermissions, savePermissions, userNotFound } from './service.js';
 
-export function berechtigungenApi(_knex: Knex): Router {
-  return Router();
+/** A path id that is not a number names no user: 404, like an unknown one. */
+function userIdOf(req: Request): number {
+  const parsed = UserId.safeParse(req.params.userId);
+  if (!parsed.success) throw userNotFound();
+  return parsed.data;
+}
+
+export function berechtigungenApi(knex: Knex): Router {
+  const router = Router();
+
+  router.get('/berechtigungen/:userId', requireApiPermission('admin'), async (req, res) => {
+    const data = await getPermissions(tenantScope(knex, res), userIdOf(req));
+    res.json({ success: true, data });
+  });
+
+  router.put('/berechtigungen/:userId', requireApiPermission('admin'), async (req, res) => {
+    const userId = userIdOf(req);
+    const body = parseOr400(PermissionsBody, req.body);
+    const data = await savePermissions(tenantScope(knex, res), { id: req.user!.id, ip: req.ip }, userId, body.permissions);
+    res.json({ success: true, data });
+  });
+
+  return router;
 }

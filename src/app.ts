@@ -17,6 +17,8 @@ import { logmeldungenApi } from './features/logmeldungen/api.js';
 import { logmeldungenRoutes } from './features/logmeldungen/routes.js';
 import { mandantenApi } from './features/mandanten/api.js';
 import { mandantenRoutes } from './features/mandanten/routes.js';
+import { entityRoutes } from './features/stammdaten/crud.js';
+import { standortConfig } from './features/standorte/config.js';
 import { apiAuthentication, requireApiUser, requireTenant, tenantResponseHeader } from './http/api.js';
 import type { Database } from './db/knex.js';
 import { authRoutes } from './features/auth/routes.js';
@@ -43,6 +45,18 @@ export interface AppDeps {
 }
 
 const MAX_URL_LENGTH = 2048;
+
+/** PostgreSQL cannot store NUL in text: a body or query with one is a 400 here, not a 500 later. */
+function rejectNulCharacters(): express.RequestHandler {
+  const hasNul = (v: unknown, depth = 0): boolean =>
+    typeof v === 'string' ? v.includes('\u0000') : depth < 32 && v !== null && typeof v === 'object' && Object.entries(v).some(([k, x]) => k.includes('\u0000') || hasNul(x, depth + 1));
+  return (req, _res, next) => {
+    const fields = [req.body, req.query].flatMap((source) =>
+      source && typeof source === 'object' ? Object.entries(source).filter(([k, v]) => k.includes('\u0000') || hasNul(v)).map(([k]) => k) : [],
+    );
+    next(fields.length ? badRequest('errors.badRequest', fields.map((field) => ({ field, message: 'validation.invalid' }))) : undefined);
+  };
+}
 
 /** Overlong URLs are a 404, undecodable ones a 400: never a 500. */
 function rejectMalformedUrls(): express.RequestHandler {
@@ -89,6 +103,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   app.use(cookieParser());
   app.use(express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 500 }));
   app.use(express.json({ limit: '1mb' }));
+  app.use(rejectNulCharacters());
   app.use(setUpI18n(i18n));
   app.use(setUpWebSession(config, sessionStore));
   app.use(setUpAuthentication(passport));
@@ -103,6 +118,8 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   api.use(mandantenApi(accounts));
   api.use(berechtigungenApi(db.knex));
   api.use(logmeldungenApi(db.knex));
+  const stammdaten = [standortConfig].map((cfg) => entityRoutes(db.knex, cfg as never));
+  for (const routes of stammdaten) api.use(routes.api);
   app.use('/api', api);
 
   const pages = express.Router({ mergeParams: true });
@@ -120,6 +137,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   pages.use(mandantenRoutes(accounts));
   pages.use(berechtigungenRoutes(db.knex));
   pages.use(logmeldungenRoutes(db.knex));
+  for (const routes of stammdaten) pages.use(routes.pages);
   pages.use(routeTree());
   app.use('/:lang', pages);
 

@@ -34,6 +34,7 @@ export function startSessionWatch(config: ShellConfig | null = shellConfig()): v
   if (!countdown) return; // not signed in
   clearRedirectFlag();
 
+  let ended = false;
   let lastActivity = Date.now();
   let activeSinceValidation = false;
   let lastWrite = 0;
@@ -59,7 +60,6 @@ export function startSessionWatch(config: ShellConfig | null = shellConfig()): v
     if (e.key === ACTIVITY_KEY) lastActivity = Math.max(lastActivity, readActivity());
   });
 
-  let ended = false;
   function tick() {
     if (ended) return;
     const idle = Date.now() - Math.max(lastActivity, readActivity());

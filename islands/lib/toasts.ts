@@ -124,10 +124,11 @@ export function toast({ title, description, type = 'default', duration = TOAST_D
   const item = document.createElement('li');
   item.id = id;
   item.className = `toast toast-${type}`;
-  item.setAttribute('role', type === 'error' ? 'alert' : 'status');
   item.dataset.duration = String(duration);
   item.innerHTML = `<svg class="icon" aria-hidden="true"><use href="#${ICONS[type]}"></use></svg>`;
+  // The live-region role sits inside the list item, so the list keeps its list semantics.
   const text = document.createElement('div');
+  text.setAttribute('role', type === 'error' ? 'alert' : 'status');
   const p = document.createElement('p');
   p.className = 'toast-title';
   p.textContent = title;

@@ -17,7 +17,11 @@ export interface NavGroup {
 
 export function sidebarFor(principal: Principal, lang: string, currentPath: string): NavGroup[] {
   return SIDEBAR_GROUPS.map((group) => {
-    const entries = PAGES.filter((p) => p.group === group && p.inSidebar && can(principal, 'sidebar', p.gate)).map((p) => ({
+    // The spec's sidebar roles decide visibility, but an entry whose page the user may not open would only
+    // bounce them to the dashboard, so it needs the view right as well (docs/decisions.md).
+    const entries = PAGES.filter(
+      (p) => p.group === group && p.inSidebar && can(principal, 'sidebar', p.gate) && can(principal, p.action ?? 'view', p.gate),
+    ).map((p) => ({
       key: p.key,
       href: `/${lang}/${p.path}`,
       active: currentPath === p.path || currentPath.startsWith(`${p.path}/`),

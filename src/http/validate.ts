@@ -3,13 +3,16 @@ import type { z } from 'zod';
 import { HttpError, type FieldError } from './errors.js';
 
 function messageKey(issue: z.core.$ZodIssue): string {
+  // Our own field types name their message key (validation.*); zod's built-in messages are mapped below.
+  if (typeof issue.message === 'string' && /^validation\.[a-zA-Z]+$/.test(issue.message)) return issue.message;
   switch (issue.code) {
     case 'too_big':
       return 'validation.tooLong';
     case 'too_small':
       return (issue as { minimum?: number | bigint }).minimum === 1 ? 'validation.required' : 'validation.tooShort';
     case 'invalid_type':
-      return (issue as { input?: unknown }).input === undefined ? 'validation.required' : 'validation.invalidType';
+      // zod 4 leaves the input out of the issue; its message says what it received.
+      return /received undefined/.test(issue.message) ? 'validation.required' : 'validation.invalidType';
     case 'unrecognized_keys':
       return 'validation.unknownField';
     default:

@@ -1,0 +1,162 @@
+// Versioned records (master data, later movement data): the current row plus one row per version with the
+// full record and what changed, written in the same transaction. An update names the version it was based
+// on; if someone else saved in between, it is refused (409) instead of silently overwriting.
+import type { Knex } from 'knex';
+import { HttpError } from '../http/errors.js';
+import type { TenantScope } from './scope.js';
+
+export interface Change {
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+
+export interface VersionInfo {
+  version: number;
+  at: string;
+  benutzer: string | null;
+  changes: Change[];
+  data: Record<string, unknown>;
+}
+
+export interface Meta {
+  nr: string;
+  version: number;
+  status: 'aktiv' | 'inaktiv';
+  updatedAt: string;
+}
+
+export interface VersionedSpec<T> {
+  table: string;
+  /** camelCase field → column, without nr/version/status (handled here). */
+  fields: { [K in keyof T & string]: string };
+}
+
+const normal = (v: unknown) => (v === undefined || v === '' ? null : v instanceof Date ? v.toISOString() : typeof v === 'number' ? String(v) : v);
+
+function same(a: unknown, b: unknown): boolean {
+  const x = normal(a);
+  const y = normal(b);
+  if (x === null || y === null) return x === y;
+  // Decimals compare by value: "12.50" equals "12.5".
+  if (typeof x === 'string' && typeof y === 'string' && /^-?\d+(\.\d+)?$/.test(x) && /^-?\d+(\.\d+)?$/.test(y)) return Number(x) === Number(y);
+  return x === y;
+}
+
+export class VersionedStore<T extends Record<string, unknown>> {
+  constructor(readonly spec: VersionedSpec<T>) {}
+
+  private get versions() {
+    return `${this.spec.table}_versionen`;
+  }
+
+  /** Database row → record (fields + meta). */
+  fromRow(row: Record<string, unknown>): T & Meta {
+    const out: Record<string, unknown> = { nr: row.nr, version: row.version, status: row.status, updatedAt: row.updated_at };
+    for (const [field, column] of Object.entries(this.spec.fields)) out[field] = row[column as string] ?? null;
+    return out as T & Meta;
+  }
+
+  private toColumns(data: Partial<T>): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [field, column] of Object.entries(this.spec.fields)) if (field in data) out[column as string] = (data as Record<string, unknown>)[field] ?? null;
+    return out;
+  }
+
+  async get(scope: TenantScope, nr: string): Promise<(T & Meta) | null> {
+    const row = await scope.table(this.spec.table).where({ nr }).first();
+    return row ? this.fromRow(row) : null;
+  }
+
+  async create(scope: TenantScope, nr: string, data: T, benutzerId: number): Promise<T & Meta> {
+    return scope.transaction(async (tx) => {
+      if (await tx.table(this.spec.table).where({ nr }).first('nr')) {
+        throw new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: 'nr', message: 'stammdaten:errors.nrTaken' }]);
+      }
+      await tx.insert(this.spec.table, { nr, ...this.toColumns(data), version: 1, status: 'aktiv', updated_by: benutzerId });
+      const record = (await this.get(tx, nr))!;
+      const changes = Object.keys(this.spec.fields).filter((f) => normal(record[f]) !== null).map((f) => ({ field: f, before: null, after: record[f] }));
+      await tx.insert(this.versions, { nr, version: 1, data: JSON.stringify(record), changes: JSON.stringify(changes), benutzer_id: benutzerId });
+      return record;
+    });
+  }
+
+  /**
+   * Saves changed fields as a new version. `basedOn` is the version the user edited; a different current
+   * version means someone else saved in between (409). No change at all creates no version.
+   */
+  async update(scope: TenantScope, nr: string, data: Partial<T> & { status?: Meta['status'] }, basedOn: number | undefined, benutzerId: number): Promise<T & Meta> {
+    return scope.transaction(async (tx) => {
+      const row = await tx.table(this.spec.table).where({ nr }).forUpdate().first();
+      if (!row) throw new HttpError(404, 'NOT_FOUND', 'stammdaten:errors.notFound');
+      const before = this.fromRow(row);
+      if (basedOn !== undefined && basedOn !== before.version) throw new HttpError(409, 'VERSION_CONFLICT', 'stammdaten:errors.versionConflict');
+      const changes: Change[] = [];
+      for (const field of [...Object.keys(this.spec.fields), 'status']) {
+        if (!(field in data)) continue;
+        const after = (data as Record<string, unknown>)[field];
+        if (!same(before[field], after)) changes.push({ field, before: normal(before[field]), after: normal(after) });
+      }
+      if (!changes.length) return before;
+      const version = before.version + 1;
+      await tx.table(this.spec.table).where({ nr }).update({
+        ...this.toColumns(data), ...(data.status ? { status: data.status } : {}), version, updated_at: tx.knex.fn.now(), updated_by: benutzerId,
+      });
+      const record = (await this.get(tx, nr))!;
+      await tx.insert(this.versions, { nr, version, data: JSON.stringify(record), changes: JSON.stringify(changes), benutzer_id: benutzerId });
+      return record;
+    });
+  }
+
+  /** Gives the record a new number (after the user confirmed); its history moves with it. */
+  async renumber(scope: TenantScope, nr: string, newNr: string, basedOn: number | undefined, benutzerId: number): Promise<T & Meta> {
+    return scope.transaction(async (tx) => {
+      const row = await tx.table(this.spec.table).where({ nr }).forUpdate().first();
+      if (!row) throw new HttpError(404, 'NOT_FOUND', 'stammdaten:errors.notFound');
+      if (basedOn !== undefined && basedOn !== row.version) throw new HttpError(409, 'VERSION_CONFLICT', 'stammdaten:errors.versionConflict');
+      if (await tx.table(this.spec.table).where({ nr: newNr }).first('nr')) {
+        throw new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: 'nr', message: 'stammdaten:errors.nrTaken' }]);
+      }
+      await tx.table(this.spec.table).where({ nr }).update({ nr: newNr, version: row.version + 1, updated_at: tx.knex.fn.now(), updated_by: benutzerId });
+      await tx.table(this.versions).where({ nr }).update({ nr: newNr });
+      const record = (await this.get(tx, newNr))!;
+      await tx.insert(this.versions, {
+        nr: newNr, version: record.version, data: JSON.stringify(record), changes: JSON.stringify([{ field: 'nr', before: nr, after: newNr }]), benutzer_id: benutzerId,
+      });
+      return record;
+    });
+  }
+
+  /** Deletes a record nothing refers to; otherwise 409 with the advice to deactivate it. */
+  async remove(scope: TenantScope, nr: string, referenced: (tx: TenantScope) => Promise<boolean>): Promise<void> {
+    await scope.transaction(async (tx) => {
+      const row = await tx.table(this.spec.table).where({ nr }).forUpdate().first('nr');
+      if (!row) throw new HttpError(404, 'NOT_FOUND', 'stammdaten:errors.notFound');
+      if (await referenced(tx)) throw new HttpError(409, 'IN_USE', 'stammdaten:errors.inUse');
+      await tx.table(this.versions).where({ nr }).delete();
+      await tx.table(this.spec.table).where({ nr }).delete();
+    });
+  }
+
+  async history(scope: TenantScope, nr: string): Promise<VersionInfo[]> {
+    const rows = await scope
+      .table(this.versions, 'v')
+      .leftJoin('benutzer as b', 'b.id', 'v.benutzer_id')
+      .where('v.nr', nr)
+      .orderBy('v.version', 'desc')
+      .select('v.version', 'v.at', 'v.changes', 'v.data', 'b.login');
+    const parse = (x: unknown) => (typeof x === 'string' ? JSON.parse(x) : x);
+    return rows.map((r: Record<string, unknown>) => ({
+      version: r.version as number, at: String(r.at), benutzer: (r.login as string) ?? null, changes: parse(r.changes), data: parse(r.data),
+    }));
+  }
+
+  /** The record as it was in one version (movement data shows this). */
+  async atVersion(scope: TenantScope, nr: string, version: number): Promise<(T & Meta) | null> {
+    const row = await scope.table(this.versions).where({ nr, version }).first('data');
+    if (!row) return null;
+    return (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as T & Meta;
+  }
+}
+
+export type { Knex };

@@ -1,0 +1,51 @@
+// Mounts a declared list as a page (with CSV export via ?format=csv) and as a JSON API list, guarded by the
+// route tree and scoped to tenant and permitted locations. A feature calls these two and writes no list code.
+import type { Router } from 'express';
+import type { Knex } from 'knex';
+import { HttpError } from './errors.js';
+import { formatter } from './format.js';
+import { guardsFor } from './guards.js';
+import { fetchPage, listView, parseListState, streamCsv, type ListDefinition } from './list.js';
+import { tenantScope } from './tenant.js';
+import { requireApiPermission } from './api.js';
+import { can, type Area } from '../permissions/index.js';
+
+export interface ListPageOptions {
+  /** Route-tree path below /{lang}, e.g. 'stammdaten/standorte'. */
+  path: string;
+  area: Area;
+  /** Feature view that includes partials/ui/list-page. */
+  view: string;
+  /** i18n key of the page title. */
+  title: string;
+  /** File name of the CSV export (without extension). */
+  filename: string;
+}
+
+export function mountListPage<R>(router: Router, knex: Knex, def: ListDefinition<R>, opts: ListPageOptions): void {
+  router.get(`/${opts.path}`, ...guardsFor(opts.path), async (req, res) => {
+    const scope = tenantScope(knex, res, opts.area);
+    const { state, errors } = parseListState(def, req.query as Record<string, unknown>, res.locals.currentUser?.settings.itemsPerPage ?? 10);
+    const fmt = formatter(res.locals.currentUser!.settings, res.locals.lang);
+    if (req.query.format === 'csv') {
+      return streamCsv(def, scope, state, res, { fmt, t: req.t, lang: res.locals.lang, filename: opts.filename });
+    }
+    const result = await fetchPage(def, scope, state);
+    const base = `/${res.locals.lang}/${opts.path}`;
+    await res.page(opts.view, {
+      title: req.t(opts.title),
+      list: listView(def, state, result, { base, lang: res.locals.lang, t: req.t, fmt, caption: req.t(opts.title), errors }),
+      canEdit: can(res.locals.principal!, 'edit', opts.area),
+    });
+  });
+}
+
+/** GET /api/<resource>: strict about its parameters (a client's mistake is a 400 naming the parameter). */
+export function mountListApi<R>(router: Router, knex: Knex, def: ListDefinition<R>, resource: string, area: Area): void {
+  router.get(`/${resource}`, requireApiPermission(area, 'view'), async (req, res) => {
+    const { state, errors } = parseListState(def, req.query as Record<string, unknown>, res.locals.currentUser?.settings.itemsPerPage ?? 10);
+    if (errors.length) throw new HttpError(400, 'BAD_REQUEST', 'errors.badRequest', errors);
+    const result = await fetchPage(def, tenantScope(knex, res, area), state);
+    res.json({ data: result.rows, total: result.total, page: result.page, pageSize: state.pageSize });
+  });
+}

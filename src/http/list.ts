@@ -1,0 +1,275 @@
+// The list-page machinery, built once: each feature declares its columns, filters and base query; this module
+// parses the list state from the URL (search, filters, sort, page), runs the query through the tenant scope,
+// and streams the CSV export of exactly what the filters show. Pages (views/partials/ui/list-page.ejs) and
+// the JSON API (`{data,total,page,pageSize}`) share it, so a list behaves the same everywhere.
+import type { Response } from 'express';
+import type { Knex } from 'knex';
+import { stringify } from 'csv-stringify';
+import { z } from 'zod';
+import type { TenantScope } from '../db/scope.js';
+import type { FieldError } from './errors.js';
+import type { Formatter } from './format.js';
+
+export type ColumnKind = 'text' | 'number' | 'date' | 'datetime' | 'boolean';
+
+export interface ListColumn<R> {
+  /** Field of the row (camelCase), also the name in `sort=key:dir` and in the CSV header's order. */
+  key: string;
+  /** i18n key of the header. */
+  label: string;
+  /** SQL expression to sort by; the column is sortable only when given. */
+  sql?: string;
+  kind?: ColumnKind;
+  /** Fraction digits of numbers. */
+  digits?: number;
+  /** Link of the cell (the first column usually links to the detail page). */
+  href?: (row: R, lang: string) => string;
+  /** A status badge instead of text: i18n key and variant. */
+  badge?: (row: R) => { label: string; variant: 'neutral' | 'info' | 'success' | 'warning' | 'error' };
+  /** Left out of the page table but kept in the CSV (or the other way round). */
+  csvOnly?: boolean;
+  pageOnly?: boolean;
+}
+
+export type FilterKind = 'text' | 'select' | 'dateFrom' | 'dateTo' | 'boolean';
+
+export interface ListFilter {
+  key: string;
+  label: string;
+  kind: FilterKind;
+  /** SQL column the filter applies to. */
+  sql: string;
+  /** Choices of a select filter: values and i18n keys (or plain labels with `raw`). */
+  options?: { value: string; label: string; raw?: boolean }[];
+}
+
+export interface ListDefinition<R> {
+  id: string;
+  columns: ListColumn<R>[];
+  filters: ListFilter[];
+  /** SQL columns the free-text search looks in. */
+  search: string[];
+  defaultSort: { key: string; dir: 'asc' | 'desc' };
+  /** Unique SQL expression that makes every order stable (the key). */
+  tieBreaker: string;
+  /** The base query: select and joins, limited by the scope (tenant and locations). */
+  query(scope: TenantScope): Knex.QueryBuilder;
+  /** Maps a database row to the row the views and the API show. */
+  toRow(db: Record<string, unknown>): R;
+}
+
+export interface ListState {
+  q: string;
+  filters: Record<string, string>;
+  sort: { key: string; dir: 'asc' | 'desc' };
+  page: number;
+  pageSize: number;
+}
+
+export const MAX_PAGE_SIZE = 500;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Reads the list state from query parameters. Values that make no sense are dropped (and reported), so a
+ * hand-edited or outdated bookmark still shows a list instead of an error.
+ */
+export function parseListState<R>(def: ListDefinition<R>, query: Record<string, unknown>, defaultPageSize: number): { state: ListState; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  const q = str(query.q).trim().slice(0, 200);
+  const filters: Record<string, string> = {};
+  for (const f of def.filters) {
+    const value = str(query[f.key]).trim();
+    if (!value) continue;
+    const ok =
+      value.length <= 200 &&
+      (f.kind === 'text' ||
+        (f.kind === 'select' && (f.options ?? []).some((o) => o.value === value)) ||
+        ((f.kind === 'dateFrom' || f.kind === 'dateTo') && DATE.test(value) && !Number.isNaN(Date.parse(value))) ||
+        (f.kind === 'boolean' && (value === 'true' || value === 'false')));
+    if (ok) filters[f.key] = value;
+    else errors.push({ field: f.key, message: 'list.invalidFilter' });
+  }
+  let sort = def.defaultSort;
+  const rawSort = str(query.sort);
+  if (rawSort) {
+    const [key, dir = 'asc'] = rawSort.split(':');
+    const col = def.columns.find((c) => c.key === key && c.sql);
+    if (col && (dir === 'asc' || dir === 'desc')) sort = { key, dir };
+    else errors.push({ field: 'sort', message: 'list.invalidSort' });
+  }
+  const page = z.coerce.number().int().min(1).max(1_000_000).safeParse(query.page);
+  const size = z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).safeParse(query.pageSize);
+  if (query.page !== undefined && !page.success) errors.push({ field: 'page', message: 'list.invalidPage' });
+  return {
+    state: {
+      q,
+      filters,
+      sort,
+      page: page.success ? page.data : 1,
+      pageSize: size.success ? size.data : Math.min(defaultPageSize, MAX_PAGE_SIZE),
+    },
+    errors,
+  };
+}
+
+function escapeLike(value: string): string {
+  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The base query with search and filters applied (no order, no paging). */
+export function filtered<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState): Knex.QueryBuilder {
+  const qb = def.query(scope);
+  if (state.q && def.search.length) {
+    const like = escapeLike(state.q);
+    qb.where((w) => def.search.forEach((col) => w.orWhereRaw(`cast(${col} as text) ilike ?`, [like])));
+  }
+  for (const f of def.filters) {
+    const value = state.filters[f.key];
+    if (value === undefined) continue;
+    switch (f.kind) {
+      case 'text':
+        qb.whereRaw(`cast(${f.sql} as text) ilike ?`, [escapeLike(value)]);
+        break;
+      case 'select':
+        qb.where(f.sql, value);
+        break;
+      case 'boolean':
+        qb.where(f.sql, value === 'true');
+        break;
+      case 'dateFrom':
+        qb.where(f.sql, '>=', value);
+        break;
+      case 'dateTo':
+        qb.where(f.sql, '<=', value);
+        break;
+    }
+  }
+  return qb;
+}
+
+function ordered<R>(def: ListDefinition<R>, qb: Knex.QueryBuilder, state: ListState): Knex.QueryBuilder {
+  const col = def.columns.find((c) => c.key === state.sort.key && c.sql) ?? def.columns.find((c) => c.key === def.defaultSort.key)!;
+  return qb.orderByRaw(`${col.sql} ${state.sort.dir} nulls last, ${def.tieBreaker} ${state.sort.dir}`);
+}
+
+export async function fetchPage<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState): Promise<{ rows: R[]; total: number; page: number }> {
+  const countRow = await filtered(def, scope, state).clearSelect().count<{ count: string }[]>({ count: '*' }).first();
+  const total = Number(countRow?.count ?? 0);
+  // A page beyond the end shows the last page.
+  const lastPage = Math.max(1, Math.ceil(total / state.pageSize));
+  const page = Math.min(state.page, lastPage);
+  const rows = await ordered(def, filtered(def, scope, state), state).limit(state.pageSize).offset((page - 1) * state.pageSize);
+  return { rows: rows.map((r: Record<string, unknown>) => def.toRow(r)), total, page };
+}
+
+/** The query string of a list state with some parts changed (for sort links, paging and the export). */
+export function listHref(base: string, state: ListState, change: Partial<ListState> & { format?: string } = {}): string {
+  const next = { ...state, ...change };
+  const params = new URLSearchParams();
+  if (next.q) params.set('q', next.q);
+  for (const [k, v] of Object.entries(next.filters)) params.set(k, v);
+  params.set('sort', `${next.sort.key}:${next.sort.dir}`);
+  if (change.format) params.set('format', change.format);
+  else if (next.page > 1) params.set('page', String(next.page));
+  return `${base}?${params.toString()}`;
+}
+
+/** Spreadsheet programs run cells that start with these as formulas: neutralised with a leading apostrophe. */
+export function csvSafe(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+export function cellText<R>(col: ListColumn<R>, row: R, fmt: Formatter, t: (k: string) => string): string {
+  if (col.badge) return t(col.badge(row).label);
+  const value = (row as Record<string, unknown>)[col.key];
+  if (value == null) return '';
+  switch (col.kind) {
+    case 'number':
+      return fmt.number(value as number | string, col.digits ?? 0);
+    case 'date':
+      return fmt.date(value as string);
+    case 'datetime':
+      return fmt.dateTime(value as string);
+    case 'boolean':
+      return t(value ? 'list.yes' : 'list.no');
+    default:
+      return String(value);
+  }
+}
+
+/**
+ * Streams the CSV of everything the filters show (no paging), in chunks so a large list never sits in
+ * memory. German lists use `;` (what German spreadsheet programs expect with a decimal comma), English `,`.
+ */
+export async function streamCsv<R>(
+  def: ListDefinition<R>,
+  scope: TenantScope,
+  state: ListState,
+  res: Response,
+  opts: { fmt: Formatter; t: (k: string) => string; lang: string; filename: string },
+): Promise<void> {
+  const columns = def.columns.filter((c) => !c.pageOnly);
+  res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+  res.setHeader('Content-Disposition', `attachment; filename="${opts.filename}.csv"`);
+  const csv = stringify({ delimiter: opts.lang === 'de' ? ';' : ',', bom: true, record_delimiter: 'windows' });
+  csv.pipe(res);
+  csv.write(columns.map((c) => csvSafe(opts.t(c.label))));
+  const CHUNK = 1000;
+  for (let offset = 0; ; offset += CHUNK) {
+    const rows = await ordered(def, filtered(def, scope, state), state).limit(CHUNK).offset(offset);
+    for (const db of rows) {
+      const row = def.toRow(db);
+      const ok = csv.write(columns.map((c) => csvSafe(cellText(c, row, opts.fmt, opts.t))));
+      if (!ok) await new Promise((resolve) => csv.once('drain', resolve));
+    }
+    if (rows.length < CHUNK) break;
+  }
+  csv.end();
+  await new Promise((resolve) => res.once('finish', resolve));
+}
+
+/** Everything views/partials/ui/list-page.ejs needs, translated and with its links built. */
+export function listView<R>(
+  def: ListDefinition<R>,
+  state: ListState,
+  result: { rows: R[]; total: number; page: number },
+  opts: { base: string; lang: string; t: (k: string, o?: Record<string, unknown>) => string; fmt: Formatter; caption: string; errors?: FieldError[] },
+) {
+  const { t, lang, base, fmt } = opts;
+  const current = { ...state, page: result.page };
+  const columns = def.columns
+    .filter((c) => !c.csvOnly)
+    .map((c) => ({
+      key: c.key,
+      label: t(c.label),
+      numeric: c.kind === 'number',
+      sortable: Boolean(c.sql),
+      href: c.href ? (r: R) => c.href!(r, lang) : undefined,
+      badge: c.badge ? (r: R) => ({ ...c.badge!(r), label: t(c.badge!(r).label) }) : undefined,
+      source: c,
+    }));
+  return {
+    caption: opts.caption,
+    base,
+    q: state.q,
+    filters: def.filters.map((f) => ({
+      ...f,
+      label: t(f.label),
+      value: state.filters[f.key] ?? '',
+      options: f.options?.map((o) => ({ value: o.value, label: o.raw ? o.label : t(o.label) })),
+    })),
+    active: Boolean(state.q) || Object.keys(state.filters).length > 0,
+    errors: (opts.errors ?? []).map((e) => ({ field: e.field, message: t(e.message) })),
+    columns,
+    rows: result.rows,
+    total: result.total,
+    page: result.page,
+    pageSize: state.pageSize,
+    sort: state.sort,
+    sortHref: (key: string) => listHref(base, current, { sort: { key, dir: state.sort.key === key && state.sort.dir === 'asc' ? 'desc' : 'asc' }, page: 1 }),
+    href: (page: number) => listHref(base, current, { page }),
+    exportHref: listHref(base, current, { format: 'csv' }),
+    cell: (row: R, col: { source: ListColumn<R> }) => cellText(col.source, row, fmt, t),
+  };
+}

@@ -18,7 +18,9 @@ import { logmeldungenRoutes } from './features/logmeldungen/routes.js';
 import { mandantenApi } from './features/mandanten/api.js';
 import { mandantenRoutes } from './features/mandanten/routes.js';
 import { entityRoutes } from './features/stammdaten/crud.js';
-import { standortConfig } from './features/standorte/config.js';
+import { STAMMDATEN_ENTITIES } from './features/stammdaten/registry.js';
+import { stammdatenImportApi } from './features/stammdaten-import/api.js';
+import { stammdatenImportRoutes } from './features/stammdaten-import/routes.js';
 import { apiAuthentication, requireApiUser, requireTenant, tenantResponseHeader } from './http/api.js';
 import type { Database } from './db/knex.js';
 import { authRoutes } from './features/auth/routes.js';
@@ -118,8 +120,9 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   api.use(mandantenApi(accounts));
   api.use(berechtigungenApi(db.knex));
   api.use(logmeldungenApi(db.knex));
-  const stammdaten = [standortConfig].map((cfg) => entityRoutes(db.knex, cfg as never));
+  const stammdaten = STAMMDATEN_ENTITIES.map((cfg) => entityRoutes(db.knex, cfg));
   for (const routes of stammdaten) api.use(routes.api);
+  api.use(stammdatenImportApi(db.knex));
   app.use('/api', api);
 
   const pages = express.Router({ mergeParams: true });
@@ -137,6 +140,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   pages.use(mandantenRoutes(accounts));
   pages.use(berechtigungenRoutes(db.knex));
   pages.use(logmeldungenRoutes(db.knex));
+  pages.use(stammdatenImportRoutes(db.knex));
   for (const routes of stammdaten) pages.use(routes.pages);
   pages.use(routeTree());
   app.use('/:lang', pages);

@@ -1,0 +1,6 @@
+// The master-data entities, in sidebar order. app.ts mounts pages and API for each; the import uses the same
+// configs to validate and write rows.
+import { standortConfig } from '../standorte/config.js';
+import type { EntityConfig } from './entity.js';
+
+export const STAMMDATEN_ENTITIES: EntityConfig<Record<string, unknown>>[] = [standortConfig as unknown as EntityConfig<Record<string, unknown>>];

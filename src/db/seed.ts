@@ -1,7 +1,9 @@
-// The demo data of the API contract: tenants DEMO and NORD and the six demo logins. Idempotent: existing
-// rows are left as they are, so running it twice changes nothing. Later features add their own seeds here.
+// The demo data of the API contract: tenants DEMO and NORD and the six demo logins, and their master data
+// (seed-stammdaten.ts). Idempotent: existing rows are left as they are, so running it twice changes nothing.
+// Later features add their own seeds here.
 import type { Knex } from 'knex';
 import { hashPassword } from '../auth/passwords.js';
+import { seedStammdaten } from './seed-stammdaten.js';
 
 export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
 
@@ -60,18 +62,11 @@ const TENANTS = [
   },
 ];
 
-const STANDORTE: Record<string, [string, string][]> = {
-  DEMO: [['1001', 'Tanklager Hamburg-Waltershof'], ['1002', 'Depot Hannover-Linden'], ['1003', 'Tankstelle Bremen-Vegesack']],
-  NORD: [['2001', 'Tanklager Wilhelmshaven'], ['2002', 'Depot Emden Hafen']],
-};
-
 export async function seedDemo(knex: Knex): Promise<{ usersCreated: number }> {
   let usersCreated = 0;
   await knex.transaction(async (trx) => {
     await trx('mandanten').insert(TENANTS).onConflict('mandant').ignore();
-    for (const [mandant, list] of Object.entries(STANDORTE)) {
-      await trx('standorte').insert(list.map(([nr, name]) => ({ mandant, nr, name }))).onConflict(['mandant', 'nr']).ignore();
-    }
+    await seedStammdaten(trx);
     for (const u of DEMO_USERS) {
       const existing = await trx('benutzer').where({ login: u.login }).first('id');
       if (existing) continue;

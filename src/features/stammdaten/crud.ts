@@ -1,11 +1,15 @@
 // Pages and API of a master-data entity, built from its EntityConfig: list (search, filters, sort, paging,
 // CSV), detail with edit form and version history, create, number change with a confirmation step,
-// activate/deactivate, delete (refused while referenced). Every write is audited and location-scoped.
+// activate/deactivate, delete (refused while referenced). Every write is audited and location-scoped. What an
+// entity has beyond its fields (the partner's rules) comes in through EntityConfig's optional hooks:
+// detailLocals (more on the detail page), extraRoutes (its own routes, with load and renderDetail from here)
+// and restrict (what a location-limited user may see of a field).
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { audit } from '../../db/audit.js';
-import type { Meta } from '../../db/versioned.js';
+import type { TenantScope } from '../../db/scope.js';
+import type { Meta, VersionInfo } from '../../db/versioned.js';
 import { requireApiPermission } from '../../http/api.js';
 import { HttpError } from '../../http/errors.js';
 import { recordNr } from '../../http/fields.js';
@@ -58,8 +62,31 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     return { ...(fields as T), ...(nr ? { nr } : {}) };
   }
 
+  /** A record or version as the scope may see it (cfg.restrict hides what lies outside the user's locations). */
+  function visible<R extends Record<string, unknown>>(scope: TenantScope, data: R): R {
+    if (!cfg.restrict) return data;
+    return Object.fromEntries(Object.entries(data).map(([field, value]) => [field, cfg.restrict!(scope, field, value)])) as R;
+  }
+
+  /** The version history as the scope may see it; a change that is invisible to it is left out. */
+  async function historyOf(scope: TenantScope, nr: string): Promise<VersionInfo[]> {
+    const history = await cfg.store.history(scope, nr);
+    if (!cfg.restrict) return history;
+    return history.map((h) => ({
+      ...h,
+      data: visible(scope, h.data),
+      changes: h.changes
+        .map((c) => ({ ...c, before: cfg.restrict!(scope, c.field, c.before), after: cfg.restrict!(scope, c.field, c.after) }))
+        .filter((c) => JSON.stringify(c.before) !== JSON.stringify(c.after)),
+    }));
+  }
+
   async function detailPage(req: Request, res: Response, locals: Record<string, unknown>) {
     const principal = res.locals.principal!;
+    const record = (locals.record ?? null) as (T & Meta) | null;
+    const extra = cfg.detailLocals
+      ? await cfg.detailLocals({ scope: scopeOf(res), editScope: scopeOf(res, 'edit'), record, query: req.query as Record<string, unknown> })
+      : {};
     await res.page('stammdaten/detail', {
       cfg: { ns: cfg.ns, path: cfg.path, resource: cfg.resource },
       form: cfg.form,
@@ -68,7 +95,21 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
       history: [],
       warnings: [],
       confirmNr: null,
+      ...extra,
       ...locals,
+    });
+  }
+
+  /** The detail page of a record as GET shows it; `extra` adds or replaces locals (a sub-form's errors). */
+  async function showDetail(req: Request, res: Response, record: T & Meta, extra: Record<string, unknown> = {}) {
+    const scope = scopeOf(res);
+    await detailPage(req, res, {
+      title: `${req.t(`${cfg.ns}:one`)} ${record.nr}`,
+      record,
+      values: record,
+      history: await historyOf(scope, record.nr),
+      warnings: cfg.warnings?.(record) ?? [],
+      ...extra,
     });
   }
 
@@ -104,14 +145,8 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   });
 
   pages.get(`/${detailPath}`, ...guardsFor(detailPath), async (req, res) => {
-    const { scope, record } = await load(res, String(req.params.id));
-    await detailPage(req, res, {
-      title: `${req.t(`${cfg.ns}:one`)} ${record.nr}`,
-      record,
-      values: record,
-      history: await cfg.store.history(scope, record.nr),
-      warnings: cfg.warnings?.(record) ?? [],
-    });
+    const { record } = await load(res, String(req.params.id));
+    await showDetail(req, res, record);
   });
 
   // Save; a changed number first asks for confirmation (a plain HTML step), then renumbers.
@@ -139,7 +174,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
       res.status(conflict ? 409 : 400);
       await detailPage(req, res, {
         title: `${req.t(`${cfg.ns}:one`)} ${record.nr}`, record, values: req.body ?? {}, errors, conflict,
-        history: await cfg.store.history(scope, record.nr),
+        history: await historyOf(scope, record.nr),
       });
     }
   });
@@ -175,13 +210,13 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   const apiNr = (raw: unknown) => String(raw);
 
   api.get(`/${cfg.resource}/:nr`, view, async (req, res) => {
-    const { record } = await load(res, apiNr(req.params.nr));
-    res.json({ success: true, data: record });
+    const { scope, record } = await load(res, apiNr(req.params.nr));
+    res.json({ success: true, data: visible(scope, record) });
   });
 
   api.get(`/${cfg.resource}/:nr/versionen`, view, async (req, res) => {
     const { scope, record } = await load(res, apiNr(req.params.nr));
-    const data = await cfg.store.history(scope, record.nr);
+    const data = await historyOf(scope, record.nr);
     res.json({ data, total: data.length, page: 1, pageSize: data.length });
   });
 
@@ -192,20 +227,23 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     const actor = actorOf(req, res);
     const record = await cfg.store.create(scope, nr, fields as unknown as T, actor.user.id);
     await audit(knex, { kind: `stammdaten.${cfg.resource}.create`, mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, entityId: nr, after: record, ip: actor.ip });
-    res.status(201).json({ success: true, data: record });
+    res.status(201).json({ success: true, data: visible(scope, record) });
   });
 
   api.put(`/${cfg.resource}/:nr`, edit, async (req, res) => {
     const { scope, record } = await load(res, apiNr(req.params.nr), 'edit');
     const fields = parseOr400(cfg.schema as z.ZodType<T>, req.body);
     const ifMatch = typeof req.headers['if-match'] === 'string' ? req.headers['if-match'].replace(/"/g, '') : undefined;
-    const basedOn = parseOr400(VersionField, req.body?.version ?? ifMatch);
+    // Without a version (body or If-Match) the update is not checked against one; parseOr400 would read the
+    // missing value as {} and refuse it.
+    const rawVersion = req.body?.version ?? ifMatch;
+    const basedOn = rawVersion === undefined || rawVersion === '' ? undefined : parseOr400(VersionField, rawVersion);
     const actor = actorOf(req, res);
     const saved = await cfg.store.update(scope, record.nr, fields, basedOn, actor.user.id);
     if (saved.version !== record.version) {
       await audit(knex, { kind: `stammdaten.${cfg.resource}.update`, mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, entityId: record.nr, before: record, after: saved, ip: actor.ip });
     }
-    res.json({ success: true, data: saved });
+    res.json({ success: true, data: visible(scope, saved) });
   });
 
   api.delete(`/${cfg.resource}/:nr`, edit, async (req, res) => {
@@ -215,6 +253,14 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     await audit(knex, { kind: `stammdaten.${cfg.resource}.delete`, mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, entityId: record.nr, before: record, ip: actor.ip });
     res.json({ success: true });
   });
+
+  // The entity's own routes (e.g. the partner's rules) come after the generic ones and use the same loading
+  // and detail page.
+  if (cfg.extraRoutes) {
+    const extra = cfg.extraRoutes(knex, { load, renderDetail: showDetail });
+    if (extra.pages) pages.use(extra.pages);
+    if (extra.api) api.use(extra.api);
+  }
 
   return { pages, api };
 }

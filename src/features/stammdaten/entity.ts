@@ -1,5 +1,7 @@
 // What a master-data entity declares (Standorte, Produkte, Tauschpartner): its versioned store, input schema,
 // list, form fields and what refers to it. crud.ts builds pages and API from this; nothing is written twice.
+import type { Request, Response, Router } from 'express';
+import type { Knex } from 'knex';
 import type { z } from 'zod';
 import type { TenantScope } from '../../db/scope.js';
 import type { Meta, VersionedStore } from '../../db/versioned.js';
@@ -43,4 +45,37 @@ export interface EntityConfig<T extends Record<string, unknown>> {
   warnings?(record: T): { field: string; message: string; params?: Record<string, unknown> }[];
   /** Defaults of a new record (e.g. the reference LCV of a product group). */
   defaults?: Partial<T>;
+
+  // Optional hooks for what an entity has beyond its own fields (the partner's rules). An entity without them
+  // gets exactly the generic pages and API.
+
+  /**
+   * Extra locals of the detail page and of the create form (record null). `extraSection`: a view (path relative
+   * to views/stammdaten/) included below the form; `formatValue(field, value, { fmt, t })`: how the version
+   * history shows a field's value (return undefined for the default; an array is shown as lines).
+   */
+  detailLocals?(ctx: DetailContext<T>): Promise<Record<string, unknown>>;
+  /** Routes beyond the generic ones (e.g. the partner's rules), mounted next to them. */
+  extraRoutes?(knex: Knex, kit: EntityKit<T>): { pages?: Router; api?: Router };
+  /**
+   * The part of a field's value the scope may see (e.g. only the rules of the user's locations). Applied to
+   * records, versions and changes that the generic pages and API show; unrestricted scopes see everything.
+   */
+  restrict?(scope: TenantScope, field: string, value: unknown): unknown;
+}
+
+export interface DetailContext<T> {
+  /** The user's scope for viewing, and for editing (no locations when the user may not edit). */
+  scope: TenantScope;
+  editScope: TenantScope;
+  record: (T & Meta) | null;
+  query: Record<string, unknown>;
+}
+
+/** What an entity's own routes use from the generic machinery, so they behave like its pages. */
+export interface EntityKit<T> {
+  /** The record if it exists and lies in the user's locations, with the scope of the action; else 404. */
+  load(res: Response, nr: string, action?: 'view' | 'edit'): Promise<{ scope: TenantScope; record: T & Meta }>;
+  /** The detail page as GET shows it, with extra locals (e.g. a sub-form's values and errors). */
+  renderDetail(req: Request, res: Response, record: T & Meta, extra?: Record<string, unknown>): Promise<void>;
 }

@@ -14,30 +14,30 @@ const token = async (login: string, password: string) => (await request(t.app).p
 describe('Standorte', () => {
   it('creates, reads, updates as a new version with the differences, and lists with search, sort and CSV', async () => {
     const auth = { Authorization: await token('TADMIN', 'Tadmin12345'), 'X-Mandant': 'DEMO' };
-    const created = await request(t.app).post('/api/standorte').set(auth).send({ nr: '1010', name: 'Tanklager Kiel', stadt: 'Kiel', plz: '24103', quota: true });
+    const created = await request(t.app).post('/api/standorte').set(auth).send({ nr: '1090', name: 'Tanklager Kiel', stadt: 'Kiel', plz: '24103', quota: true });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ nr: '1010', name: 'Tanklager Kiel', version: 1, status: 'aktiv', quota: true });
-    const updated = await request(t.app).put('/api/standorte/1010').set(auth).send({ name: 'Tanklager Kiel-Nord', stadt: 'Kiel', plz: '24103', quota: true, version: 1 });
+    expect(created.body.data).toMatchObject({ nr: '1090', name: 'Tanklager Kiel', version: 1, status: 'aktiv', quota: true });
+    const updated = await request(t.app).put('/api/standorte/1090').set(auth).send({ name: 'Tanklager Kiel-Nord', stadt: 'Kiel', plz: '24103', quota: true, version: 1 });
     expect(updated.status).toBe(200);
     expect(updated.body.data.version).toBe(2);
-    const stale = await request(t.app).put('/api/standorte/1010').set(auth).send({ name: 'Alter Stand', quota: false, version: 1 });
+    const stale = await request(t.app).put('/api/standorte/1090').set(auth).send({ name: 'Alter Stand', quota: false, version: 1 });
     expect(stale.status).toBe(409);
-    const versions = await request(t.app).get('/api/standorte/1010/versionen').set(auth);
+    const versions = await request(t.app).get('/api/standorte/1090/versionen').set(auth);
     expect(versions.body.data[0]).toMatchObject({ version: 2, benutzer: 'TADMIN', changes: [{ field: 'name', before: 'Tanklager Kiel', after: 'Tanklager Kiel-Nord' }] });
 
     const list = await request(t.app).get('/api/standorte?q=kiel&sort=name:desc').set(auth);
-    expect(list.body).toMatchObject({ total: 1, page: 1, data: [{ nr: '1010' }] });
+    expect(list.body).toMatchObject({ total: 1, page: 1, data: [{ nr: '1090' }] });
     const bad = await request(t.app).get('/api/standorte?sort=passwort:asc').set(auth);
     expect(bad.status).toBe(400);
 
     const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
     const page = await agent.get('/de/stammdaten/standorte?sort=nr:desc');
     expect(page.text).toContain('Tanklager Kiel-Nord');
-    expect(page.text).toContain('Zeige 1 bis 4 von 4 Ergebnissen');
+    expect(page.text).toContain('Zeige 1 bis 10 von 13 Ergebnissen');
     const csv = await agent.get('/de/stammdaten/standorte?q=kiel&format=csv');
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.text.split('\r\n').length).toBeGreaterThanOrEqual(2);
-    expect(csv.text).toContain('1010;Tanklager Kiel-Nord;24103;Kiel');
+    expect(csv.text).toContain('1090;Tanklager Kiel-Nord;24103;Kiel');
   });
 
   it('validates each field by name and changes nothing', async () => {

@@ -1,0 +1,118 @@
+// Pages and API of a partner's rules. Pages: plain forms on the partner's detail page (POST, then back to the
+// rules; the user's mistakes show in the rules form). API: GET/POST /api/tauschpartner/{nr}/regeln and
+// PUT/DELETE /api/tauschpartner/{nr}/regeln/{id}; an optional `version` (body or If-Match) names the partner
+// version the change is based on. Both go through regeln.ts and are limited to the user's locations.
+import { Router, type Request, type Response } from 'express';
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { audit } from '../../db/audit.js';
+import { requireApiPermission } from '../../http/api.js';
+import { HttpError } from '../../http/errors.js';
+import { guardsFor, requireActionPermission } from '../../http/guards.js';
+import { actorOf, tenantScope } from '../../http/tenant.js';
+import { parseOr400 } from '../../http/validate.js';
+import type { EntityKit } from '../stammdaten/entity.js';
+import { addRegel, deleteRegel, parseRegel, regelnOf, updateRegel, type RegelChange, type RegelScopes } from './regeln.js';
+import type { Tauschpartner } from './store.js';
+
+const DETAIL = 'stammdaten/tauschpartner/:id';
+const VersionField = z.coerce.number().int().min(1).optional();
+const RegelId = z.coerce.number().int().min(1).max(2_147_483_647);
+
+type Op = 'create' | 'update' | 'delete';
+
+/** The partner version a change is based on; none given: not checked. */
+const versionFrom = (raw: unknown) => (raw === undefined || raw === null || raw === '' ? undefined : parseOr400(VersionField, raw));
+
+export function regelnRoutes(knex: Knex, kit: EntityKit<Tauschpartner>): { pages: Router; api: Router } {
+  const pages = Router({ mergeParams: true });
+  const api = Router();
+  const scopesOf = (res: Response): RegelScopes => ({
+    view: tenantScope(knex, res, 'tauschpartner', 'view'),
+    edit: tenantScope(knex, res, 'tauschpartner', 'edit'),
+  });
+  /** A rule id from the URL; anything else is a rule that does not exist. */
+  const regelId = (raw: unknown) => {
+    const parsed = RegelId.safeParse(raw);
+    if (!parsed.success) throw new HttpError(404, 'NOT_FOUND', 'tauschpartner:regeln.errors.notFound');
+    return parsed.data;
+  };
+
+  async function run(req: Request, res: Response, op: Op, partnerNr: string, id: number | null, basedOn: number | undefined): Promise<RegelChange> {
+    const actor = actorOf(req, res);
+    const scopes = scopesOf(res);
+    const result =
+      op === 'create' ? await addRegel(scopes, partnerNr, parseRegel(req.body), basedOn, actor.user.id)
+      : op === 'update' ? await updateRegel(scopes, partnerNr, id!, parseRegel(req.body), basedOn, actor.user.id)
+      : await deleteRegel(scopes, partnerNr, id!, basedOn, actor.user.id);
+    await audit(knex, {
+      kind: `stammdaten.tauschpartner.regel.${op}`, mandant: actor.mandant, benutzerId: actor.user.id, entity: 'tauschpartner', entityId: partnerNr,
+      before: result.before ?? undefined, after: result.regel ?? undefined, ip: actor.ip,
+    });
+    return result;
+  }
+
+  // Pages: add, change and delete from the forms of the rules section.
+  const editGuards = [...guardsFor(DETAIL), requireActionPermission('tauschpartner', 'edit')];
+
+  async function submit(req: Request, res: Response, op: Op) {
+    const { record } = await kit.load(res, String(req.params.id), 'edit');
+    const id = op === 'create' ? null : regelId(req.params.regel);
+    try {
+      await run(req, res, op, record.nr, id, versionFrom(req.body?.version));
+      res.flash('success', `tauschpartner:flash.regel.${op}`);
+      res.redirect(`/${res.locals.lang}/stammdaten/tauschpartner/${encodeURIComponent(record.nr)}#regeln`);
+    } catch (err) {
+      // The user's mistakes (400), a location they may not use (403) and someone else's change in between (409)
+      // show in the rules form; everything else goes to the error handler.
+      if (!(err instanceof HttpError) || ![400, 403, 409].includes(err.status)) throw err;
+      const errors: Record<string, string> = {};
+      // A refused delete has no field of its own: its message goes above the rules form.
+      if (op !== 'delete') for (const e of err.errors) errors[e.field] ??= req.t(e.message);
+      if (!Object.keys(errors).length || err.status === 409) errors._ = req.t(err.messageKey);
+      res.status(err.status);
+      await kit.renderDetail(req, res, record, {
+        regelForm: { id: op === 'delete' ? null : id, values: op === 'delete' ? {} : req.body ?? {}, errors, conflict: err.status === 409 },
+      });
+    }
+  }
+
+  pages.post(`/${DETAIL}/regeln`, ...editGuards, (req, res) => submit(req, res, 'create'));
+  pages.post(`/${DETAIL}/regeln/:regel`, ...editGuards, (req, res) => submit(req, res, 'update'));
+  pages.post(`/${DETAIL}/regeln/:regel/delete`, ...editGuards, (req, res) => submit(req, res, 'delete'));
+
+  // API.
+  const view = requireApiPermission('tauschpartner', 'view');
+  const edit = requireApiPermission('tauschpartner', 'edit');
+  const versionOf = (req: Request) => {
+    const ifMatch = typeof req.headers['if-match'] === 'string' ? req.headers['if-match'].replace(/"/g, '') : undefined;
+    return versionFrom(req.body?.version ?? ifMatch);
+  };
+  const partnerOf = (r: RegelChange) => ({ nr: r.partner.nr, version: r.partner.version });
+
+  api.get('/tauschpartner/:nr/regeln', view, async (req, res) => {
+    const { record } = await kit.load(res, String(req.params.nr));
+    const data = await regelnOf(scopesOf(res).view, record.nr);
+    res.json({ data, total: data.length, page: 1, pageSize: data.length });
+  });
+
+  api.post('/tauschpartner/:nr/regeln', edit, async (req, res) => {
+    const { record } = await kit.load(res, String(req.params.nr), 'edit');
+    const result = await run(req, res, 'create', record.nr, null, versionOf(req));
+    res.status(201).json({ success: true, data: result.regel, partner: partnerOf(result) });
+  });
+
+  api.put('/tauschpartner/:nr/regeln/:regel', edit, async (req, res) => {
+    const { record } = await kit.load(res, String(req.params.nr), 'edit');
+    const result = await run(req, res, 'update', record.nr, regelId(req.params.regel), versionOf(req));
+    res.json({ success: true, data: result.regel, partner: partnerOf(result) });
+  });
+
+  api.delete('/tauschpartner/:nr/regeln/:regel', edit, async (req, res) => {
+    const { record } = await kit.load(res, String(req.params.nr), 'edit');
+    const result = await run(req, res, 'delete', record.nr, regelId(req.params.regel), versionOf(req));
+    res.json({ success: true, partner: partnerOf(result) });
+  });
+
+  return { pages, api };
+}

@@ -13,7 +13,11 @@ function csrfFor(config: Config, secure: boolean) {
     // keeps working for `npm start`.
     cookieName: secure ? '__Host-portal.csrf' : 'portal.csrf',
     cookieOptions: { sameSite: 'lax', secure, httpOnly: true, path: '/' },
-    getCsrfTokenFromRequest: (req: Request) => (req.body && typeof req.body._csrf === 'string' ? req.body._csrf : req.headers['x-csrf-token']),
+    // A multipart form (a file upload) is parsed only by its route, after this check: its token travels in the
+    // form's action URL instead (`?_csrf=`), so the upload is refused before a byte of it is read.
+    getCsrfTokenFromRequest: (req: Request) =>
+      req.body && typeof req.body._csrf === 'string' ? req.body._csrf
+        : req.headers['x-csrf-token'] ?? (req.is('multipart/form-data') && typeof req.query._csrf === 'string' ? req.query._csrf : undefined),
     // A JSON API call that carries no cookie has no ambient authority a forged request could borrow
     // (Bearer tokens are never sent by the browser on its own), so it needs no CSRF token.
     // The identity provider's form_post to /{lang}/sso is cross-site by design; the SSO state kept in the

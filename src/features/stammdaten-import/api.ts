@@ -1,7 +1,44 @@
-// Placeholder until the feature is built: registered in app.ts (behind requireApiUser and requireTenant).
-import { Router } from 'express';
+// JSON API of the master-data import (below /api, behind requireApiUser and requireTenant):
+//   POST /stammdaten-import/{entity}/preview   multipart `file` → {token, counts, errors, rows}
+//   POST /stammdaten-import/{entity}/commit    {token}          → {counts}
+//   GET  /stammdaten-import/{entity}/template                   → CSV (German unless Accept-Language: en)
+// Each needs the import right and the edit right of the entity; an unknown entity is a 404. The entity is
+// checked before a byte of the upload is read.
+import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
+import { requireApiPermission } from '../../http/api.js';
+import { actorOf, tenantScope } from '../../http/tenant.js';
+import { parseOr400 } from '../../http/validate.js';
+import type { Translate } from './columns.js';
+import { fileError } from './file.js';
+import { apiPreview } from './present.js';
+import { CommitBody } from './schema.js';
+import { commit, entityFor, preview } from './service.js';
+import { receiveUpload, templateResponse, translatorsOf } from './http.js';
 
-export function stammdatenImportApi(_knex: Knex): Router {
-  return Router();
+export function stammdatenImportApi(knex: Knex): Router {
+  const api = Router();
+  const gate = requireApiPermission('stammdaten-import');
+  const entityOf = (req: Request, res: Response) => entityFor(req.params.entity, res.locals.principal!);
+
+  api.get('/stammdaten-import/:entity/template', gate, (req, res) => {
+    templateResponse(res, entityOf(req, res), req.t as Translate, req.language === 'en' ? 'en' : 'de');
+  });
+
+  api.post('/stammdaten-import/:entity/preview', gate, async (req, res) => {
+    const cfg = entityOf(req, res);
+    const file = await receiveUpload(req, res);
+    if (!file) throw fileError('noFile');
+    const staging = await preview(tenantScope(knex, res, cfg.area, 'edit'), actorOf(req, res), cfg, file, req.t as Translate, translatorsOf(req));
+    res.json({ success: true, data: apiPreview(staging, req.t as Translate) });
+  });
+
+  api.post('/stammdaten-import/:entity/commit', gate, async (req, res) => {
+    const cfg = entityOf(req, res);
+    const { token } = parseOr400(CommitBody, req.body);
+    const counts = await commit(tenantScope(knex, res, cfg.area, 'edit'), actorOf(req, res), cfg, token);
+    res.json({ success: true, data: { token, counts } });
+  });
+
+  return api;
 }

@@ -1,7 +1,128 @@
-// Placeholder until the feature is built: registered in app.ts so the feature only fills this file in.
-import { Router } from 'express';
+// Pages of the master-data import, plain HTML forms (no script needed): choose the entity and the file, see
+// the preview at /{lang}/stammdaten/import/{token}, confirm with a POST there, see the result on the same
+// page. A template per entity is downloaded from /{lang}/stammdaten/import/vorlage/{entity}.
+import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
+import { HttpError } from '../../http/errors.js';
+import { guardsFor } from '../../http/guards.js';
+import { actorOf, tenantScope } from '../../http/tenant.js';
+import { importFields, NR_LABEL, templateHeaders, type Translate } from './columns.js';
+import { fileError } from './file.js';
+import { errorSentence, STATUS_VARIANT, toSave, valueText } from './present.js';
+import { Token } from './schema.js';
+import { commit, entityFor, findImport, permittedEntities, preview, PREVIEW_ROWS } from './service.js';
+import { receiveUpload, templateResponse, translatorsOf } from './http.js';
 
-export function stammdatenImportRoutes(_knex: Knex): Router {
-  return Router({ mergeParams: true });
+const PATH = 'stammdaten/import';
+
+export function stammdatenImportRoutes(knex: Knex): Router {
+  const router = Router({ mergeParams: true });
+  const guards = guardsFor(PATH);
+  const base = (res: Response) => `/${res.locals.lang}/${PATH}`;
+  const tokenOf = (raw: unknown) => {
+    const parsed = Token.safeParse(raw);
+    if (!parsed.success) throw new HttpError(404, 'NOT_FOUND', 'import:errors.notFound');
+    return parsed.data;
+  };
+
+  /** The upload page; `failure` is a refused upload (its message, and the columns a header row got wrong). */
+  async function uploadPage(req: Request, res: Response, selected: unknown, failure?: HttpError) {
+    const t = req.t as Translate;
+    const entities = permittedEntities(res.locals.principal!).map((cfg) => ({
+      resource: cfg.resource,
+      title: t(`${cfg.ns}:title`),
+      templateHref: `${base(res)}/vorlage/${cfg.resource}`,
+      columns: [
+        { label: t(NR_LABEL), required: true },
+        ...importFields(cfg).map((f) => ({ label: t(f.label), required: Boolean(f.required), name: f.name })),
+      ],
+    }));
+    const chosen = entities.find((e) => e.resource === selected)?.resource ?? (entities.length === 1 ? entities[0].resource : '');
+    await res.page('stammdaten-import/index', {
+      title: t('import:title'),
+      entities,
+      selected: chosen,
+      failure: failure
+        ? {
+            message: t(failure.messageKey, failure.params),
+            columns: failure.errors.map((e) => t('import:upload.columnProblem', { column: e.field, message: t(e.message) })),
+            expected: failure.code === 'IMPORT_HEADERS' ? String(failure.params.expected ?? '') : null,
+          }
+        : null,
+    });
+  }
+
+  router.get(`/${PATH}`, ...guards, (req, res) => uploadPage(req, res, req.query.entity));
+
+  router.get(`/${PATH}/vorlage/:entity`, ...guards, (req, res) => {
+    const cfg = entityFor(req.params.entity, res.locals.principal!);
+    templateResponse(res, cfg, req.t as Translate, res.locals.lang);
+  });
+
+  router.post(`/${PATH}`, ...guards, async (req, res) => {
+    try {
+      const file = await receiveUpload(req, res);
+      if (!req.body?.entity) throw new HttpError(400, 'VALIDATION', 'import:errors.noEntity');
+      const cfg = entityFor(req.body.entity, res.locals.principal!);
+      if (!file) throw fileError('noFile');
+      const staging = await preview(tenantScope(knex, res, cfg.area, 'edit'), actorOf(req, res), cfg, file, req.t as Translate, translatorsOf(req));
+      res.redirect(`${base(res)}/${staging.id}`);
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 403) {
+        res.flash('error', 'flash.noPermission');
+        return res.redirect(base(res));
+      }
+      if (!(err instanceof HttpError) || err.status >= 500 || err.status === 404) throw err;
+      res.status(err.status);
+      await uploadPage(req, res, req.body?.entity, err);
+    }
+  });
+
+  router.get(`/${PATH}/:token`, ...guards, async (req, res) => {
+    const t = req.t as Translate;
+    const actor = actorOf(req, res);
+    const staging = await findImport(tenantScope(knex, res), actor, tokenOf(req.params.token));
+    const cfg = entityFor(staging.entity, actor.principal);
+    const { summary } = staging;
+    // The column that names a row (usually the name): the first of the entity's fields the file has.
+    const titleField = importFields(cfg).find((f) => f.name === staging.fields[0]);
+    await res.page('stammdaten-import/preview', {
+      title: t('import:preview.title', { entity: t(`${cfg.ns}:title`) }),
+      entityTitle: t(`${cfg.ns}:title`),
+      listHref: `/${res.locals.lang}/${cfg.path}`,
+      uploadHref: `${base(res)}?entity=${encodeURIComponent(cfg.resource)}`,
+      action: `${base(res)}/${staging.id}`,
+      staging,
+      summary,
+      toSave: toSave(summary.counts),
+      previewRows: PREVIEW_ROWS,
+      firstColumnLabel: titleField ? t(titleField.label) : null,
+      errorSentences: summary.errors.map((e) => errorSentence(e, t)),
+      rows: summary.rows.map((r) => ({
+        ...r,
+        statusLabel: t(`import:status.${r.status}`),
+        variant: STATUS_VARIANT[r.status],
+        changes: (r.changes ?? []).map((c) => ({ column: c.column ?? c.field, before: valueText(c.before, t), after: valueText(c.after, t) })),
+        errors: (r.errors ?? []).map((e) => (e.column ? t('import:preview.columnError', { column: e.column, message: t(e.message, e.params ?? {}) }) : t(e.message, e.params ?? {}))),
+      })),
+      headers: templateHeaders(cfg, t),
+    });
+  });
+
+  router.post(`/${PATH}/:token`, ...guards, async (req, res) => {
+    const actor = actorOf(req, res);
+    const token = tokenOf(req.params.token);
+    const staging = await findImport(tenantScope(knex, res), actor, token);
+    const cfg = entityFor(staging.entity, actor.principal);
+    try {
+      await commit(tenantScope(knex, res, cfg.area, 'edit'), actor, cfg, token);
+      res.flash('success', 'import:flash.committed');
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status >= 500 || err.status === 404) throw err;
+      res.flash(err.code === 'IMPORT_COMMITTED' ? 'info' : 'error', err.messageKey);
+    }
+    res.redirect(`${base(res)}/${token}`);
+  });
+
+  return router;
 }

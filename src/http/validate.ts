@@ -29,7 +29,12 @@ export function fieldErrors(error: z.ZodError): FieldError[] {
 }
 
 export function parseOr400<S extends z.ZodType>(schema: S, input: unknown, messageKeyFor400 = 'errors.badRequest'): z.infer<S> {
-  const parsed = schema.safeParse(input ?? {});
+  // A missing body counts as an empty object for object schemas; a missing scalar stays missing.
+  let parsed = schema.safeParse(input);
+  if (!parsed.success && input === undefined) {
+    const asObject = schema.safeParse({});
+    if (asObject.success || asObject.error.issues.some((i) => i.path.length > 0)) parsed = asObject;
+  }
   if (!parsed.success) throw new HttpError(400, 'BAD_REQUEST', messageKeyFor400, fieldErrors(parsed.error));
   return parsed.data;
 }

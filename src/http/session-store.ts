@@ -78,15 +78,20 @@ export class KnexSessionStore extends session.Store {
     this.knex('sessions').where({ sid }).delete().then(() => cb?.(), (err) => cb?.(err));
   }
 
-  /** The same sessions, read without extending them (for the passive session check). */
-  passive(): session.Store {
+  /**
+   * A view on the same sessions for one express-session middleware. Each middleware needs its own store
+   * object, because express-session attaches its cookie options to the store it is given. `touch: false`
+   * reads sessions without extending them (the passive session check).
+   */
+  view({ touch }: { touch: boolean }): session.Store {
     const inner = this;
     return new (class extends session.Store {
       override get = inner.get.bind(inner);
       override set = inner.set.bind(inner);
       override destroy = inner.destroy.bind(inner);
-      override touch(_sid: string, _sess: SessionData, cb?: Callback) {
-        cb?.();
+      override touch(sid: string, sess: SessionData, cb?: Callback) {
+        if (touch) inner.touch(sid, sess, cb);
+        else cb?.();
       }
     })();
   }

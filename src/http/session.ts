@@ -4,6 +4,12 @@ import type { Config } from '../config.js';
 import type { KnexSessionStore } from './session-store.js';
 
 export const SESSION_COOKIE = 'portal.sid';
+/** Over HTTPS the cookie is bound to this host: Secure, Path=/, no Domain (OWASP ASVS 3.4.4). */
+export const SECURE_SESSION_COOKIE = '__Host-portal.sid';
+
+export function sessionCookieName(secure: boolean): string {
+  return secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+}
 
 /**
  * The session check of the browser (`GET /api/v1/account/session` with `X-Activity: idle`) asks whether the
@@ -15,14 +21,19 @@ export function isPassiveCheck(req: { method: string; path: string; headers: Rec
 }
 
 export function setUpWebSession(config: Config, store: KnexSessionStore): RequestHandler {
-  const active = sessionMiddleware(config, store, true);
-  const passive = sessionMiddleware(config, store.passive(), false);
-  return (req, res, next) => (isPassiveCheck(req) ? passive(req, res, next) : active(req, res, next));
+  // One middleware per combination of (active | passive check) × (HTTPS | plain http), each with its own view
+  // of the one store (express-session keeps its cookie options on the store object it is given).
+  const make = (touch: boolean, secure: boolean) => sessionMiddleware(config, store.view({ touch }), touch, secure);
+  const pick = {
+    active: { secure: make(true, true), plain: make(true, false) },
+    passive: { secure: make(false, true), plain: make(false, false) },
+  };
+  return (req, res, next) => pick[isPassiveCheck(req) ? 'passive' : 'active'][req.secure ? 'secure' : 'plain'](req, res, next);
 }
 
-function sessionMiddleware(config: Config, store: session.Store, rolling: boolean): RequestHandler {
+function sessionMiddleware(config: Config, store: session.Store, rolling: boolean, secure: boolean): RequestHandler {
   return session({
-    name: SESSION_COOKIE,
+    name: sessionCookieName(secure),
     secret: config.sessionSecret,
     store,
     resave: false,
@@ -32,7 +43,7 @@ function sessionMiddleware(config: Config, store: session.Store, rolling: boolea
     cookie: {
       httpOnly: true,
       sameSite: 'lax',
-      secure: 'auto', // Secure whenever the request came over HTTPS, so plain http://localhost works too
+      secure, // Secure whenever the request came over HTTPS, so plain http://localhost works too
       maxAge: config.sessionIdleMs,
       path: '/',
     },

@@ -13,6 +13,7 @@ import { audit } from '../../db/audit.js';
 import type { LoginInfo } from '../../http/auth.js';
 import { requireLogin } from '../../http/guards.js';
 import { safeRedirectTarget } from '../../http/language.js';
+import { sessionCookieName } from '../../http/session.js';
 import { CodeForm, LoginForm, MandantForm } from './schema.js';
 
 function afterLoginTarget(res: Response, redirect: unknown): string {
@@ -203,7 +204,7 @@ export function authRoutes(accounts: AccountService, passport: PassportStatic, s
     req.logout((err) => {
       if (err) return next(err);
       req.session.destroy(() => {
-        res.clearCookie('portal.sid', { path: '/' });
+        res.clearCookie(sessionCookieName(req.secure), { path: '/', secure: req.secure });
         res.flash(expired ? 'warning' : 'success', expired ? 'flash.sessionExpired' : 'flash.loggedOut');
         const redirect = safeRedirectTarget(req.body?.redirect, lang);
         res.redirect(`/${lang}/login${redirect ? `?redirect=${encodeURIComponent(redirect)}` : ''}`);

@@ -60,16 +60,18 @@ function rejectNulCharacters(): express.RequestHandler {
   };
 }
 
-/** Overlong URLs are a 404, undecodable ones a 400: never a 500. */
+/** Overlong URLs are a 404, undecodable ones or ones with NUL a 400: never a 500. */
 function rejectMalformedUrls(): express.RequestHandler {
   return (req, _res, next) => {
     if (req.originalUrl.length > MAX_URL_LENGTH) return next(notFound());
+    let decoded: string;
     try {
-      decodeURIComponent(req.path);
+      decoded = decodeURIComponent(req.path);
     } catch {
       return next(badRequest());
     }
-    next();
+    // A NUL in a path parameter would reach the database, which cannot store it.
+    next(decoded.includes('\u0000') ? badRequest() : undefined);
   };
 }
 

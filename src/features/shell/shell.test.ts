@@ -70,6 +70,7 @@ describe('not found and bad URLs', () => {
     ['bad percent-encoding', '/de/%E0%A4%A'],
     ['an invalid escape in a detail id', '/de/bewegungsdaten/einlieferungen/%ZZ'],
     ['a lone percent sign', '/%'],
+    ['a NUL byte in a record number', '/de/stammdaten/standorte/a%00b'],
     ['an overlong path', `/de/${'a'.repeat(5000)}`],
   ])('answers %s with 400 or 404, never 500', async (_label, path) => {
     const res = await request(t.app).get(path);

@@ -32,15 +32,27 @@ export interface VersionedSpec<T> {
   fields: { [K in keyof T & string]: string };
 }
 
-const normal = (v: unknown) => (v === undefined || v === '' ? null : v instanceof Date ? v.toISOString() : typeof v === 'number' ? String(v) : v);
+/** How a value is stored in a version: empty is null, dates as ISO text, numbers as text. */
+export const normal = (v: unknown) => (v === undefined || v === '' ? null : v instanceof Date ? v.toISOString() : typeof v === 'number' ? String(v) : v);
 
-function same(a: unknown, b: unknown): boolean {
+/** Whether a field changed: empty equals null, decimals compare by value. */
+export function same(a: unknown, b: unknown): boolean {
   const x = normal(a);
   const y = normal(b);
   if (x === null || y === null) return x === y;
   // Decimals compare by value: "12.50" equals "12.5".
   if (typeof x === 'string' && typeof y === 'string' && /^-?\d+(\.\d+)?$/.test(x) && /^-?\d+(\.\d+)?$/.test(y)) return Number(x) === Number(y);
   return x === y;
+}
+
+/** The fields of `data` that differ from `before`, as a version records them. */
+export function changesOf(before: Record<string, unknown>, data: Record<string, unknown>, fields: readonly string[]): Change[] {
+  const changes: Change[] = [];
+  for (const field of fields) {
+    if (!(field in data)) continue;
+    if (!same(before[field], data[field])) changes.push({ field, before: normal(before[field]), after: normal(data[field]) });
+  }
+  return changes;
 }
 
 export class VersionedStore<T extends Record<string, unknown>> {
@@ -91,12 +103,7 @@ export class VersionedStore<T extends Record<string, unknown>> {
       if (!row) throw new HttpError(404, 'NOT_FOUND', 'stammdaten:errors.notFound');
       const before = this.fromRow(row);
       if (basedOn !== undefined && basedOn !== before.version) throw new HttpError(409, 'VERSION_CONFLICT', 'stammdaten:errors.versionConflict');
-      const changes: Change[] = [];
-      for (const field of [...Object.keys(this.spec.fields), 'status']) {
-        if (!(field in data)) continue;
-        const after = (data as Record<string, unknown>)[field];
-        if (!same(before[field], after)) changes.push({ field, before: normal(before[field]), after: normal(after) });
-      }
+      const changes = changesOf(before, data as Record<string, unknown>, [...Object.keys(this.spec.fields), 'status']);
       if (!changes.length) return before;
       const version = before.version + 1;
       await tx.table(this.spec.table).where({ nr }).update({

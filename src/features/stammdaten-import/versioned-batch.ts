@@ -6,28 +6,10 @@
 // use only its public spec and fromRow.
 import type { Knex } from 'knex';
 import type { TenantScope } from '../../db/scope.js';
-import type { Change, Meta, VersionedStore } from '../../db/versioned.js';
+import { changesOf, normal, type Change, type Meta, type VersionedStore } from '../../db/versioned.js';
 
-// Same comparison as VersionedStore: empty is null, numbers and decimals compare by value.
-const normal = (v: unknown) => (v === undefined || v === '' ? null : v instanceof Date ? v.toISOString() : typeof v === 'number' ? String(v) : v);
-
-function same(a: unknown, b: unknown): boolean {
-  const x = normal(a);
-  const y = normal(b);
-  if (x === null || y === null) return x === y;
-  if (typeof x === 'string' && typeof y === 'string' && /^-?\d+(\.\d+)?$/.test(x) && /^-?\d+(\.\d+)?$/.test(y)) return Number(x) === Number(y);
-  return x === y;
-}
-
-/** The fields of `data` that differ from `before`, as VersionedStore.update records them. */
-export function changesOf(before: Record<string, unknown>, data: Record<string, unknown>, fields: readonly string[]): Change[] {
-  const changes: Change[] = [];
-  for (const field of fields) {
-    if (!(field in data)) continue;
-    if (!same(before[field], data[field])) changes.push({ field, before: normal(before[field]), after: normal(data[field]) });
-  }
-  return changes;
-}
+// The comparison is VersionedStore's own (src/db/versioned.ts), so batch and single writes record alike.
+export { changesOf };
 
 function toColumns<T extends Record<string, unknown>>(store: VersionedStore<T>, data: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -19,6 +19,27 @@ export interface Principal {
 
 export type Action = 'view' | 'edit' | 'sidebar';
 
+/** System administrator: the system flag, never support. */
+export function isSystemAdmin(p: Pick<Principal, 'adminKz' | 'supportKz'>): boolean {
+  return p.adminKz && !p.supportKz;
+}
+
+/** The kind of user the principal is in the current tenant, as pages name it. */
+export function principalKind(p: Principal): 'support' | 'systemAdmin' | 'tenantAdmin' | 'user' {
+  if (p.supportKz) return 'support';
+  if (isSystemAdmin(p)) return 'systemAdmin';
+  return p.tenantAdminKz ? 'tenantAdmin' : 'user';
+}
+
+/**
+ * May an administrator manage (edit, reset, deactivate) this user? A system administrator anyone; a tenant
+ * administrator only ordinary users, never system administrators or support staff.
+ */
+export function mayManageUser(p: Principal, target: { adminKz: boolean; supportKz: boolean }): boolean {
+  if (!isAdmin(p)) return false;
+  return isSystemAdmin(p) || (!target.adminKz && !target.supportKz);
+}
+
 /** Admin check (spec section 6): system flag or tenant-admin flag on the current tenant; support never. */
 export function isAdmin(p: Principal): boolean {
   if (p.supportKz) return false;
@@ -41,7 +62,7 @@ export function can(p: Principal, action: Action, gate: Gate, standortNr?: strin
     case 'admin':
       return isAdmin(p);
     case 'systemAdmin':
-      return !p.supportKz && p.adminKz;
+      return isSystemAdmin(p);
     case 'support':
       return p.supportKz;
   }

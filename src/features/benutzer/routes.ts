@@ -3,6 +3,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { AccountService } from '../../auth/services.js';
 import { HttpError } from '../../http/errors.js';
+import { isSystemAdmin } from '../../permissions/index.js';
 import { guardsFor } from '../../http/guards.js';
 import { actorOf } from '../../http/tenant.js';
 import { formErrors, parseForm } from '../../http/forms.js';
@@ -28,7 +29,7 @@ export function benutzerRoutes(accounts: AccountService): Router {
     const actor = actorOf(req, res);
     await res.page('benutzer/form', {
       title: locals.userId ? req.t('benutzer:edit.title') : req.t('benutzer:create.title'),
-      isSystemAdmin: actor.principal.adminKz && !actor.principal.supportKz,
+      isSystemAdmin: isSystemAdmin(actor.principal),
       tenants: await tenants(),
       errors: {},
       ...locals,

@@ -8,7 +8,7 @@ import { hashPassword } from '../../auth/passwords.js';
 import type { AccountService } from '../../auth/services.js';
 import { audit } from '../../db/audit.js';
 import { HttpError, type FieldError } from '../../http/errors.js';
-import { isAdmin, type Principal } from '../../permissions/index.js';
+import { isAdmin, isSystemAdmin, mayManageUser, type Principal } from '../../permissions/index.js';
 import * as repo from './repo.js';
 import type { UserInput } from './schema.js';
 
@@ -20,10 +20,10 @@ export interface Actor {
 }
 
 const notFound = () => new HttpError(404, 'NOT_FOUND', 'errors.userNotFound');
-const isSystemAdmin = (a: Actor) => a.principal.adminKz && !a.principal.supportKz;
+const actsAsSystemAdmin = (a: Actor) => isSystemAdmin(a.principal);
 
 /** Whose users the actor sees: all (system administrator) or the current tenant's. */
-const visibleTenant = (a: Actor) => (isSystemAdmin(a) ? null : a.mandant);
+const visibleTenant = (a: Actor) => (actsAsSystemAdmin(a) ? null : a.mandant);
 
 function snapshot(u: repo.UserRow) {
   const { id, login, vorname, nachname, email, status, adminKz, supportKz, mfaEnabled, mandanten } = u;
@@ -54,13 +54,13 @@ export class BenutzerService {
   /** May the actor change this user? Tenant administrators never touch system administrators or support. */
   private async manageable(a: Actor, id: number): Promise<repo.UserRow> {
     const target = await this.get(a, id);
-    if (!isSystemAdmin(a) && (target.adminKz || target.supportKz)) throw new HttpError(403, 'FORBIDDEN', 'benutzer:errors.protectedUser');
+    if (!mayManageUser(a.principal, target)) throw new HttpError(403, 'FORBIDDEN', 'benutzer:errors.protectedUser');
     return target;
   }
 
   private async validate(a: Actor, input: UserInput, exceptId?: number): Promise<string[]> {
     const errors: FieldError[] = [];
-    if (!isSystemAdmin(a) && (input.adminKz || input.supportKz)) {
+    if (!actsAsSystemAdmin(a) && (input.adminKz || input.supportKz)) {
       throw new HttpError(403, 'FORBIDDEN', 'benutzer:errors.onlySystemAdmin');
     }
     if (input.adminKz && input.supportKz) errors.push({ field: 'supportKz', message: 'benutzer:errors.adminAndSupport' });
@@ -68,7 +68,7 @@ export class BenutzerService {
     if (taken?.login === input.login) errors.push({ field: 'login', message: 'benutzer:errors.loginTaken' });
     else if (taken) errors.push({ field: 'email', message: 'benutzer:errors.emailTaken' });
     // Tenants: the current one always; others only by a system administrator, and only existing ones.
-    const wanted = isSystemAdmin(a) ? [...new Set([a.mandant, ...input.mandanten])] : [a.mandant];
+    const wanted = actsAsSystemAdmin(a) ? [...new Set([a.mandant, ...input.mandanten])] : [a.mandant];
     const existing = await repo.existingTenants(this.knex, wanted);
     if (existing.length !== wanted.length) errors.push({ field: 'mandanten', message: 'benutzer:errors.unknownTenant' });
     if (errors.length) throw new HttpError(400, 'VALIDATION', 'errors.badRequest', errors);
@@ -110,12 +110,12 @@ export class BenutzerService {
     await this.knex.transaction(async (trx) => {
       await trx('benutzer').where({ id }).update({
         login: input.login, vorname: input.vorname, nachname: input.nachname, email: input.email,
-        admin_kz: isSystemAdmin(a) ? input.adminKz : before.adminKz,
-        support_kz: isSystemAdmin(a) ? input.supportKz : before.supportKz,
+        admin_kz: actsAsSystemAdmin(a) ? input.adminKz : before.adminKz,
+        support_kz: actsAsSystemAdmin(a) ? input.supportKz : before.supportKz,
         updated_at: trx.fn.now(),
       });
       await trx('benutzer_mandanten').where({ benutzer_id: id, mandant: a.mandant }).update({ admin_kz: input.tenantAdmin });
-      if (isSystemAdmin(a)) {
+      if (actsAsSystemAdmin(a)) {
         // The system administrator edits the whole membership list.
         await trx('benutzer_mandanten').where({ benutzer_id: id }).whereNotIn('mandant', tenants).delete();
         const have = new Set(before.mandanten.map((m) => m.mandant));
@@ -154,7 +154,7 @@ export class BenutzerService {
     if (!isAdmin(a.principal)) throw new HttpError(403, 'FORBIDDEN', 'errors.noPasswordReset');
     const target = await repo.findUser(this.knex, id, visibleTenant(a));
     if (!target) throw notFound();
-    if (!isSystemAdmin(a) && (target.adminKz || target.supportKz)) throw new HttpError(403, 'FORBIDDEN', 'errors.noPasswordReset');
+    if (!mayManageUser(a.principal, target)) throw new HttpError(403, 'FORBIDDEN', 'errors.noPasswordReset');
     const problems = passwordProblems(newPassword);
     if (problems.length) {
       throw new HttpError(400, 'PASSWORD_RULES', 'account:errors.passwordRules', problems.map((p) => ({ field: 'newPassword', message: `account:password.rules.${p}` })));
@@ -169,7 +169,7 @@ export class BenutzerService {
     if (!self && !isAdmin(a.principal)) throw new HttpError(403, 'FORBIDDEN', 'errors.noMfaReset');
     const target = await repo.findUser(this.knex, id, self ? null : visibleTenant(a));
     if (!target) throw new HttpError(404, 'NOT_FOUND', self ? 'errors.userNotFoundSelf' : 'errors.userNotFound');
-    if (!self && !isSystemAdmin(a) && (target.adminKz || target.supportKz)) throw new HttpError(403, 'FORBIDDEN', 'errors.noMfaReset');
+    if (!self && !mayManageUser(a.principal, target)) throw new HttpError(403, 'FORBIDDEN', 'errors.noMfaReset');
     await this.accounts.disableMfa(id, a.user.id, a.ip ?? 'unknown');
     await audit(this.knex, { kind: 'admin.benutzer.mfa.reset', mandant: a.mandant, benutzerId: a.user.id, entity: 'benutzer', entityId: id, ip: a.ip });
   }

@@ -7,6 +7,7 @@ import { HttpError, badRequest } from '../../http/errors.js';
 import { guardsFor } from '../../http/guards.js';
 import { tenantScope } from '../../http/tenant.js';
 import { parseOr400 } from '../../http/validate.js';
+import { principalKind } from '../../permissions/index.js';
 import { MatrixForm, PageQuery, PermissionsBody, UserId, formToPermissions } from './schema.js';
 import {
   candidates, getPermissions, manageableMember, ownPermissions, roleOverview, savePermissions, standorteOf, userNotFound,
@@ -103,7 +104,7 @@ export function berechtigungenRoutes(knex: Knex): Router {
       const list = reach.standorte.map((nr) => (names.has(nr) ? `${nr} (${names.get(nr)})` : nr)).join(', ');
       return { label: t(reach.standorte.length === 1 ? 'berechtigungen:meine.some' : 'berechtigungen:meine.someMany', { list }), variant: 'info', icon: 'check' };
     };
-    const status = principal.supportKz ? 'support' : principal.adminKz ? 'systemAdmin' : principal.tenantAdminKz ? 'tenantAdmin' : 'user';
+    const status = principalKind(principal);
     await res.page('berechtigungen/meine', {
       title: t('nav.berechtigungen'),
       status,

@@ -4,6 +4,7 @@
 import type { Knex } from 'knex';
 import { audit } from '../../db/audit.js';
 import { HttpError } from '../../http/errors.js';
+import { isSystemAdmin } from '../../permissions/index.js';
 import type { RequestActor } from '../../http/tenant.js';
 import type { MandantInput } from './schema.js';
 
@@ -40,7 +41,7 @@ export class MandantenService {
   constructor(private readonly knex: Knex) {}
 
   private requireSystemAdmin(a: RequestActor) {
-    if (!a.principal.adminKz || a.principal.supportKz) throw new HttpError(403, 'FORBIDDEN', 'errors.forbidden');
+    if (!isSystemAdmin(a.principal)) throw new HttpError(403, 'FORBIDDEN', 'errors.forbidden');
   }
 
   private query() {

@@ -66,3 +66,15 @@ export function decimal(opts: { min?: number; max?: number; scale?: number; requ
 export const recordNr = () =>
   z.string({ error: 'validation.required' }).trim().min(1, 'validation.required').max(32, 'validation.tooLong')
     .regex(/^[A-Za-z0-9._-]+$/, 'validation.nr').refine((v) => v.toLowerCase() !== 'neu', 'validation.nr');
+
+/** A postal address as locations, partners and tenants keep it (all parts optional). */
+export const addressFields = () => ({
+  strasse: optionalText(200),
+  hausNr: optionalText(20),
+  plz: optionalText(20),
+  stadt: optionalText(100),
+  land: optionalText(100),
+});
+
+/** The address fields' database columns. */
+export const ADDRESS_COLUMNS = { strasse: 'strasse', hausNr: 'haus_nr', plz: 'plz', stadt: 'stadt', land: 'land' } as const;

@@ -1,17 +1,13 @@
 import { z } from 'zod';
+import { addressFields, optionalEmail, optionalText, requiredText } from '../../http/fields.js';
 
 const text = (max: number) => z.string().trim().max(max);
-const optional = (max: number) => text(max).optional().transform((v) => (v ? v : null));
 
 export const MandantInput = z.object({
-  name: text(200).min(1),
-  email: z.union([text(254).email(), z.literal('')]).optional().transform((v) => (v ? v : null)),
-  strasse: optional(200),
-  hausNr: optional(20),
-  plz: optional(20),
-  stadt: optional(100),
-  land: optional(100),
-  zertifizierungsnummer: optional(100),
+  name: requiredText(200),
+  email: optionalEmail(),
+  ...addressFields(),
+  zertifizierungsnummer: optionalText(100),
 });
 export type MandantInput = z.infer<typeof MandantInput>;
 

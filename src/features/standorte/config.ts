@@ -3,17 +3,14 @@
 import { z } from 'zod';
 import type { TenantScope } from '../../db/scope.js';
 import { VersionedStore, type Meta } from '../../db/versioned.js';
-import { checkbox, optionalText, requiredText } from '../../http/fields.js';
+import { ADDRESS_COLUMNS, addressFields, checkbox, optionalText, requiredText } from '../../http/fields.js';
+import { addressFormFields } from '../stammdaten/address.js';
 import type { ListDefinition } from '../../http/list.js';
 import type { EntityConfig } from '../stammdaten/entity.js';
 
 export const StandortSchema = z.object({
   name: requiredText(200),
-  strasse: optionalText(200),
-  hausNr: optionalText(20),
-  plz: optionalText(20),
-  stadt: optionalText(100),
-  land: optionalText(100),
+  ...addressFields(),
   code: optionalText(20),
   anlage: optionalText(50),
   quota: checkbox(),
@@ -22,7 +19,7 @@ export type Standort = z.infer<typeof StandortSchema>;
 
 export const standortStore = new VersionedStore<Standort>({
   table: 'standorte',
-  fields: { name: 'name', strasse: 'strasse', hausNr: 'haus_nr', plz: 'plz', stadt: 'stadt', land: 'land', code: 'code', anlage: 'anlage', quota: 'quota' },
+  fields: { name: 'name', ...ADDRESS_COLUMNS, code: 'code', anlage: 'anlage', quota: 'quota' },
 });
 
 const list: ListDefinition<Standort & Meta> = {
@@ -71,11 +68,7 @@ export const standortConfig: EntityConfig<Standort> = {
   form: [
     { name: 'name', label: 'standorte:fields.name', kind: 'text', required: true, maxLength: 200 },
     { name: 'code', label: 'standorte:fields.code', kind: 'text', maxLength: 20, hint: 'standorte:hints.code' },
-    { name: 'strasse', label: 'standorte:fields.strasse', kind: 'text', maxLength: 200, autocomplete: 'address-line1' },
-    { name: 'hausNr', label: 'standorte:fields.hausNr', kind: 'text', maxLength: 20 },
-    { name: 'plz', label: 'standorte:fields.plz', kind: 'text', maxLength: 20, autocomplete: 'postal-code' },
-    { name: 'stadt', label: 'standorte:fields.stadt', kind: 'text', maxLength: 100, autocomplete: 'address-level2' },
-    { name: 'land', label: 'standorte:fields.land', kind: 'text', maxLength: 100, autocomplete: 'country-name' },
+    ...addressFormFields('standorte'),
     { name: 'anlage', label: 'standorte:fields.anlage', kind: 'text', maxLength: 50, hint: 'standorte:hints.anlage' },
     { name: 'quota', label: 'standorte:fields.quota', kind: 'checkbox' },
   ],

@@ -7,6 +7,7 @@ import type { Meta } from '../../db/versioned.js';
 import type { Formatter } from '../../http/format.js';
 import type { ListDefinition } from '../../http/list.js';
 import type { EntityConfig } from '../stammdaten/entity.js';
+import { addressFormFields } from '../stammdaten/address.js';
 import { formatSnapshot, regelnOf, restrictSnapshot, standortChoices } from './regeln.js';
 import { regelnRoutes } from './regeln-routes.js';
 import { TauschpartnerSchema, tauschpartnerStore, type Tauschpartner } from './store.js';
@@ -66,11 +67,7 @@ export const tauschpartnerConfig: EntityConfig<Tauschpartner> = {
     { name: 'gruppe', label: 'tauschpartner:fields.gruppe', kind: 'text', maxLength: 100, hint: 'tauschpartner:hints.gruppe' },
     { name: 'vertrag', label: 'tauschpartner:fields.vertrag', kind: 'text', maxLength: 100 },
     { name: 'email', label: 'tauschpartner:fields.email', kind: 'email', maxLength: 254, autocomplete: 'email' },
-    { name: 'strasse', label: 'tauschpartner:fields.strasse', kind: 'text', maxLength: 200, autocomplete: 'address-line1' },
-    { name: 'hausNr', label: 'tauschpartner:fields.hausNr', kind: 'text', maxLength: 20 },
-    { name: 'plz', label: 'tauschpartner:fields.plz', kind: 'text', maxLength: 20, autocomplete: 'postal-code' },
-    { name: 'stadt', label: 'tauschpartner:fields.stadt', kind: 'text', maxLength: 100, autocomplete: 'address-level2' },
-    { name: 'land', label: 'tauschpartner:fields.land', kind: 'text', maxLength: 100, autocomplete: 'country-name' },
+    ...addressFormFields('tauschpartner'),
   ],
   referenced,
   restrict: (scope, field, value) => (field === 'regeln' ? restrictSnapshot(scope, value) : value),

@@ -2,15 +2,11 @@
 // the partner's rules that regeln.ts writes with every rule change, so the rules are part of each version.
 import { z } from 'zod';
 import { VersionedStore } from '../../db/versioned.js';
-import { optionalEmail, optionalText, requiredText } from '../../http/fields.js';
+import { ADDRESS_COLUMNS, addressFields, optionalEmail, optionalText, requiredText } from '../../http/fields.js';
 
 export const TauschpartnerSchema = z.object({
   name: requiredText(200),
-  strasse: optionalText(200),
-  hausNr: optionalText(20),
-  plz: optionalText(20),
-  stadt: optionalText(100),
-  land: optionalText(100),
+  ...addressFields(),
   email: optionalEmail(),
   gruppe: optionalText(100),
   vertrag: optionalText(100),
@@ -32,7 +28,7 @@ export type Tauschpartner = z.infer<typeof TauschpartnerSchema> & { regeln?: Reg
 export const tauschpartnerStore = new VersionedStore<Tauschpartner>({
   table: 'tauschpartner',
   fields: {
-    name: 'name', strasse: 'strasse', hausNr: 'haus_nr', plz: 'plz', stadt: 'stadt', land: 'land', email: 'email', gruppe: 'gruppe', vertrag: 'vertrag',
+    name: 'name', ...ADDRESS_COLUMNS, email: 'email', gruppe: 'gruppe', vertrag: 'vertrag',
     regeln: 'regeln',
   },
 });

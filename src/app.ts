@@ -17,7 +17,7 @@ import { logmeldungenApi } from './features/logmeldungen/api.js';
 import { logmeldungenRoutes } from './features/logmeldungen/routes.js';
 import { mandantenApi } from './features/mandanten/api.js';
 import { mandantenRoutes } from './features/mandanten/routes.js';
-import { entityRoutes } from './features/stammdaten/crud.js';
+import { entityRoutes } from './records/routes.js';
 import { STAMMDATEN_ENTITIES } from './features/stammdaten/registry.js';
 import { stammdatenImportApi } from './features/stammdaten-import/api.js';
 import { stammdatenImportRoutes } from './features/stammdaten-import/routes.js';

@@ -10,7 +10,7 @@ import {
 } from '../../domain/fuels.js';
 import { decimal, optionalText, requiredText } from '../../http/fields.js';
 import type { ListDefinition } from '../../http/list.js';
-import type { EntityConfig } from '../stammdaten/entity.js';
+import type { EntityConfig } from '../../records/entity.js';
 
 /** A required choice: empty is "required", anything outside the list "invalid". */
 const choice = <V extends string>(values: readonly [V, ...V[]]) =>

@@ -2,7 +2,7 @@
 // (the template's headers) or by its camelCase name; case and whitespace do not matter. Unknown, doubled
 // and missing required columns are named in one message, so the user fixes the header row in one go.
 import { HttpError, type FieldError } from '../../http/errors.js';
-import type { EntityConfig, FormField } from '../stammdaten/entity.js';
+import type { EntityConfig, FormField } from '../../records/entity.js';
 
 export type Translate = (key: string, params?: Record<string, unknown>) => string;
 

@@ -17,7 +17,7 @@ import { recordNr } from '../../http/fields.js';
 import type { RequestActor } from '../../http/tenant.js';
 import { fieldErrors } from '../../http/validate.js';
 import { can, type Principal } from '../../permissions/index.js';
-import type { EntityConfig } from '../stammdaten/entity.js';
+import type { EntityConfig } from '../../records/entity.js';
 import { STAMMDATEN_ENTITIES } from '../stammdaten/registry.js';
 import { importFields, mapHeaders, normalizeHeader, NR, templateHeaders, type HeaderMap, type Translate } from './columns.js';
 import { fileError, readRows } from './file.js';

@@ -1,6 +1,6 @@
 // The address part of a master-data form (street, house number, postcode, city, country), labelled from the
 // entity's own namespace (`<ns>:fields.strasse` …).
-import type { FormField } from './entity.js';
+import type { FormField } from '../../records/entity.js';
 
 export function addressFormFields(ns: string): FormField[] {
   return [

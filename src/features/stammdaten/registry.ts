@@ -3,7 +3,7 @@
 import { produktConfig } from '../produkte/config.js';
 import { standortConfig } from '../standorte/config.js';
 import { tauschpartnerConfig } from '../tauschpartner/config.js';
-import type { EntityConfig } from './entity.js';
+import type { EntityConfig } from '../../records/entity.js';
 
 export const STAMMDATEN_ENTITIES: EntityConfig<Record<string, unknown>>[] = [
   tauschpartnerConfig as unknown as EntityConfig<Record<string, unknown>>,

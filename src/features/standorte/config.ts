@@ -6,7 +6,7 @@ import { VersionedStore, type Meta } from '../../db/versioned.js';
 import { ADDRESS_COLUMNS, addressFields, checkbox, optionalText, requiredText } from '../../http/fields.js';
 import { addressFormFields } from '../stammdaten/address.js';
 import type { ListDefinition } from '../../http/list.js';
-import type { EntityConfig } from '../stammdaten/entity.js';
+import type { EntityConfig } from '../../records/entity.js';
 
 export const StandortSchema = z.object({
   name: requiredText(200),

@@ -6,7 +6,7 @@ import type { TenantScope } from '../../db/scope.js';
 import type { Meta } from '../../db/versioned.js';
 import type { Formatter } from '../../http/format.js';
 import type { ListDefinition } from '../../http/list.js';
-import type { EntityConfig } from '../stammdaten/entity.js';
+import type { EntityConfig } from '../../records/entity.js';
 import { addressFormFields } from '../stammdaten/address.js';
 import { formatSnapshot, regelnOf, restrictSnapshot, standortChoices } from './regeln.js';
 import { regelnRoutes } from './regeln-routes.js';

@@ -11,7 +11,7 @@ import { HttpError } from '../../http/errors.js';
 import { guardsFor, requireActionPermission } from '../../http/guards.js';
 import { actorOf, tenantScope } from '../../http/tenant.js';
 import { parseOr400 } from '../../http/validate.js';
-import type { EntityKit } from '../stammdaten/entity.js';
+import type { EntityKit } from '../../records/entity.js';
 import { addRegel, deleteRegel, parseRegel, regelnOf, updateRegel, type RegelChange, type RegelScopes } from './regeln.js';
 import type { Tauschpartner } from './store.js';
 

@@ -7,18 +7,18 @@
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { audit } from '../../db/audit.js';
-import type { TenantScope } from '../../db/scope.js';
-import type { Meta, VersionInfo } from '../../db/versioned.js';
-import { requireApiPermission } from '../../http/api.js';
-import { HttpError } from '../../http/errors.js';
-import { recordNr } from '../../http/fields.js';
-import { formErrors, parseForm } from '../../http/forms.js';
-import { guardsFor, requireActionPermission } from '../../http/guards.js';
-import { mountListApi, mountListPage } from '../../http/list-routes.js';
-import { actorOf, tenantScope } from '../../http/tenant.js';
-import { parseOr400 } from '../../http/validate.js';
-import { can } from '../../permissions/index.js';
+import { audit } from '../db/audit.js';
+import type { TenantScope } from '../db/scope.js';
+import type { Meta, VersionInfo } from '../db/versioned.js';
+import { requireApiPermission } from '../http/api.js';
+import { HttpError } from '../http/errors.js';
+import { recordNr } from '../http/fields.js';
+import { formErrors, parseForm } from '../http/forms.js';
+import { guardsFor, requireActionPermission } from '../http/guards.js';
+import { mountListApi, mountListPage } from '../http/list-routes.js';
+import { actorOf, tenantScope } from '../http/tenant.js';
+import { parseOr400 } from '../http/validate.js';
+import { can } from '../permissions/index.js';
 import type { EntityConfig } from './entity.js';
 
 const NrBody = z.object({ nr: recordNr() });
@@ -87,7 +87,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     const extra = cfg.detailLocals
       ? await cfg.detailLocals({ scope: scopeOf(res), editScope: scopeOf(res, 'edit'), record, query: req.query as Record<string, unknown> })
       : {};
-    await res.page('stammdaten/detail', {
+    await res.page('records/detail', {
       cfg: { ns: cfg.ns, path: cfg.path, resource: cfg.resource },
       form: cfg.form,
       canEdit: can(principal, 'edit', cfg.area),
@@ -115,7 +115,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
 
   // List page with CSV export, and the list API.
   mountListPage(pages, knex, cfg.list, {
-    path: cfg.path, area: cfg.area, view: 'stammdaten/index', title: `${cfg.ns}:title`, filename: cfg.resource,
+    path: cfg.path, area: cfg.area, view: 'records/index', title: `${cfg.ns}:title`, filename: cfg.resource,
   });
   mountListApi(api, knex, cfg.list, cfg.resource, cfg.area);
 

@@ -3,10 +3,10 @@
 import type { Request, Response, Router } from 'express';
 import type { Knex } from 'knex';
 import type { z } from 'zod';
-import type { TenantScope } from '../../db/scope.js';
-import type { Meta, VersionedStore } from '../../db/versioned.js';
-import type { ListDefinition } from '../../http/list.js';
-import type { Area } from '../../permissions/index.js';
+import type { TenantScope } from '../db/scope.js';
+import type { Meta, VersionedStore } from '../db/versioned.js';
+import type { ListDefinition } from '../http/list.js';
+import type { Area } from '../permissions/index.js';
 
 export type FormFieldKind = 'text' | 'email' | 'decimal' | 'integer' | 'select' | 'checkbox' | 'textarea';
 

@@ -22,7 +22,9 @@ export interface VersionInfo {
 export interface Meta {
   nr: string;
   version: number;
-  status: 'aktiv' | 'inaktiv';
+  /** Master data: 'aktiv' or 'inaktiv', kept by the store. Records whose status is a field of their own (a
+   * delivery's open … locked) declare it in `fields` and set `managedStatus: false`. */
+  status: string;
   updatedAt: string;
 }
 
@@ -30,6 +32,8 @@ export interface VersionedSpec<T> {
   table: string;
   /** camelCase field → column, without nr/version/status (handled here). */
   fields: { [K in keyof T & string]: string };
+  /** Whether the store keeps an aktiv/inaktiv status (default true; see Meta.status). */
+  managedStatus?: boolean;
 }
 
 /** How a value is stored in a version: empty is null, dates as ISO text, numbers as text. */
@@ -58,13 +62,18 @@ export function changesOf(before: Record<string, unknown>, data: Record<string, 
 export class VersionedStore<T extends Record<string, unknown>> {
   constructor(readonly spec: VersionedSpec<T>) {}
 
+  private get managed() {
+    return this.spec.managedStatus !== false;
+  }
+
   private get versions() {
     return `${this.spec.table}_versionen`;
   }
 
   /** Database row → record (fields + meta). */
   fromRow(row: Record<string, unknown>): T & Meta {
-    const out: Record<string, unknown> = { nr: row.nr, version: row.version, status: row.status, updatedAt: row.updated_at };
+    const out: Record<string, unknown> = { nr: row.nr, version: row.version, updatedAt: row.updated_at };
+    if (this.managed) out.status = row.status;
     for (const [field, column] of Object.entries(this.spec.fields)) out[field] = row[column as string] ?? null;
     return out as T & Meta;
   }
@@ -85,7 +94,7 @@ export class VersionedStore<T extends Record<string, unknown>> {
       if (await tx.table(this.spec.table).where({ nr }).first('nr')) {
         throw new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: 'nr', message: 'stammdaten:errors.nrTaken' }]);
       }
-      await tx.insert(this.spec.table, { nr, ...this.toColumns(data), version: 1, status: 'aktiv', updated_by: benutzerId });
+      await tx.insert(this.spec.table, { nr, ...this.toColumns(data), version: 1, ...(this.managed ? { status: 'aktiv' } : {}), updated_by: benutzerId });
       const record = (await this.get(tx, nr))!;
       const changes = Object.keys(this.spec.fields).filter((f) => normal(record[f]) !== null).map((f) => ({ field: f, before: null, after: record[f] }));
       await tx.insert(this.versions, { nr, version: 1, data: JSON.stringify(record), changes: JSON.stringify(changes), benutzer_id: benutzerId });
@@ -95,19 +104,24 @@ export class VersionedStore<T extends Record<string, unknown>> {
 
   /**
    * Saves changed fields as a new version. `basedOn` is the version the user edited; a different current
-   * version means someone else saved in between (409). No change at all creates no version.
+   * version means someone else saved in between (409). No change at all creates no version. `check` sees the
+   * locked current record first and may refuse (a completed delivery), so no one can change it in between.
    */
-  async update(scope: TenantScope, nr: string, data: Partial<T> & { status?: Meta['status'] }, basedOn: number | undefined, benutzerId: number): Promise<T & Meta> {
+  async update(
+    scope: TenantScope, nr: string, data: Partial<T> & { status?: Meta['status'] }, basedOn: number | undefined, benutzerId: number,
+    check?: (current: T & Meta) => void,
+  ): Promise<T & Meta> {
     return scope.transaction(async (tx) => {
       const row = await tx.table(this.spec.table).where({ nr }).forUpdate().first();
       if (!row) throw new HttpError(404, 'NOT_FOUND', 'stammdaten:errors.notFound');
       const before = this.fromRow(row);
       if (basedOn !== undefined && basedOn !== before.version) throw new HttpError(409, 'VERSION_CONFLICT', 'stammdaten:errors.versionConflict');
-      const changes = changesOf(before, data as Record<string, unknown>, [...Object.keys(this.spec.fields), 'status']);
+      check?.(before);
+      const changes = changesOf(before, data as Record<string, unknown>, [...Object.keys(this.spec.fields), ...(this.managed ? ['status'] : [])]);
       if (!changes.length) return before;
       const version = before.version + 1;
       await tx.table(this.spec.table).where({ nr }).update({
-        ...this.toColumns(data), ...(data.status ? { status: data.status } : {}), version, updated_at: tx.knex.fn.now(), updated_by: benutzerId,
+        ...this.toColumns(data), ...(this.managed && data.status ? { status: data.status } : {}), version, updated_at: tx.knex.fn.now(), updated_by: benutzerId,
       });
       const record = (await this.get(tx, nr))!;
       await tx.insert(this.versions, { nr, version, data: JSON.stringify(record), changes: JSON.stringify(changes), benutzer_id: benutzerId });
@@ -116,11 +130,12 @@ export class VersionedStore<T extends Record<string, unknown>> {
   }
 
   /** Gives the record a new number (after the user confirmed); its history moves with it. */
-  async renumber(scope: TenantScope, nr: string, newNr: string, basedOn: number | undefined, benutzerId: number): Promise<T & Meta> {
+  async renumber(scope: TenantScope, nr: string, newNr: string, basedOn: number | undefined, benutzerId: number, check?: (current: T & Meta) => void): Promise<T & Meta> {
     return scope.transaction(async (tx) => {
       const row = await tx.table(this.spec.table).where({ nr }).forUpdate().first();
       if (!row) throw new HttpError(404, 'NOT_FOUND', 'stammdaten:errors.notFound');
       if (basedOn !== undefined && basedOn !== row.version) throw new HttpError(409, 'VERSION_CONFLICT', 'stammdaten:errors.versionConflict');
+      check?.(this.fromRow(row));
       if (await tx.table(this.spec.table).where({ nr: newNr }).first('nr')) {
         throw new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: 'nr', message: 'stammdaten:errors.nrTaken' }]);
       }

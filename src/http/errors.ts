@@ -5,6 +5,8 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 export interface FieldError {
   field: string;
   message: string;
+  /** Values the message names (e.g. the allowed range). */
+  params?: Record<string, unknown>;
 }
 
 export class HttpError extends Error {
@@ -56,7 +58,7 @@ export function errorHandler(log: (err: unknown) => void): ErrorRequestHandler {
     if (res.headersSent) return res.end();
     const t = req.t ?? ((k: string) => (k === 'errors.badRequest' ? 'Bitte überprüfen Sie Ihre Eingabe' : k === 'errors.notFound' ? 'Seite nicht gefunden' : k));
     const message = String(t(httpError.messageKey, httpError.params));
-    const errors = httpError.errors.map((fe) => ({ field: fe.field, message: String(t(fe.message)) }));
+    const errors = httpError.errors.map((fe) => ({ field: fe.field, message: String(t(fe.message, fe.params ?? {})) }));
     res.status(httpError.status);
     if (typeof httpError.params.retryAfter === 'number') res.setHeader('Retry-After', String(httpError.params.retryAfter));
     if (isApi(req.path) || !req.accepts('html')) {

@@ -50,12 +50,66 @@ export function decimal(opts: { min?: number; max?: number; scale?: number; requ
     }
     const n = Number(parsed);
     if ((opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max)) {
-      ctx.addIssue({ code: 'custom', message: 'validation.range', params: { min: opts.min, max: opts.max } });
+      const message = opts.min !== undefined && opts.max !== undefined ? 'validation.range' : opts.min !== undefined ? 'validation.min' : 'validation.max';
+      ctx.addIssue({ code: 'custom', message, params: { min: opts.min, max: opts.max } });
       return z.NEVER;
     }
     const [, frac = ''] = parsed.split('.');
     if (opts.scale !== undefined && frac.length > opts.scale) {
       ctx.addIssue({ code: 'custom', message: 'validation.scale' });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+}
+
+/** A required choice from a fixed list: empty is "required", anything outside the list "invalid". */
+export const choice = <V extends string>(values: readonly [V, ...V[]]) =>
+  z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z.enum(values, { error: (issue) => (issue.input === undefined ? 'validation.required' : 'validation.invalid') }),
+  );
+
+/** An optional choice: empty is null. */
+export const optionalChoice = <V extends string>(values: readonly [V, ...V[]]) =>
+  z.preprocess((v) => (v === '' || v === undefined ? null : v), z.enum(values, { error: 'validation.invalid' }).nullable());
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const GERMAN_DATE = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/;
+
+/** "2025-12-31" or "31.12.2025" → "2025-12-31" if that day exists; else null. */
+export function parseDate(input: unknown): string | null {
+  if (typeof input !== 'string') return null;
+  const s = input.trim();
+  let y: number, m: number, d: number;
+  let match = ISO_DATE.exec(s);
+  if (match) [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  else if ((match = GERMAN_DATE.exec(s))) [d, m, y] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  else return null;
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
+  return date.toISOString().slice(0, 10);
+}
+
+/** Business dates lie between this day and a year from today: anything else is a typing mistake. */
+export const EARLIEST_DATE = '2000-01-01';
+export const MAX_DAYS_AHEAD = 366;
+
+/** A calendar day (ISO or German notation) within EARLIEST_DATE … today + MAX_DAYS_AHEAD. */
+export function date(opts: { required?: boolean } = {}) {
+  return z.unknown().optional().transform((v, ctx) => {
+    if (v === undefined || v === null || v === '') {
+      if (opts.required) ctx.addIssue({ code: 'custom', message: 'validation.required' });
+      return null;
+    }
+    const parsed = parseDate(v);
+    if (!parsed) {
+      ctx.addIssue({ code: 'custom', message: 'validation.date' });
+      return z.NEVER;
+    }
+    const latest = new Date(Date.now() + MAX_DAYS_AHEAD * 86_400_000).toISOString().slice(0, 10);
+    if (parsed < EARLIEST_DATE || parsed > latest) {
+      ctx.addIssue({ code: 'custom', message: 'validation.dateRange', params: { from: EARLIEST_DATE, to: latest } });
       return z.NEVER;
     }
     return parsed;

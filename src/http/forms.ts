@@ -18,7 +18,7 @@ export function parseForm<S extends z.ZodType>(schema: S, body: unknown): z.infe
 export function formErrors(err: unknown, req: Request): Record<string, string> | null {
   if (!(err instanceof HttpError) || err.status !== 400) return null;
   const map: Record<string, string> = {};
-  for (const e of err.errors) map[e.field] ??= req.t(e.message);
+  for (const e of err.errors) map[e.field] ??= req.t(e.message, e.params ?? {});
   if (!Object.keys(map).length) map._ = req.t(err.messageKey);
   return map;
 }

@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { HttpError } from './errors.js';
 import { formatter } from './format.js';
 import { guardsFor } from './guards.js';
-import { fetchPage, listView, parseListState, streamCsv, type ListDefinition } from './list.js';
+import { fetchPage, listView, parseListState, streamCsv, withChoices, type ListDefinition } from './list.js';
 import { tenantScope } from './tenant.js';
 import { requireApiPermission } from './api.js';
 import { can, type Area } from '../permissions/index.js';
@@ -20,11 +20,14 @@ export interface ListPageOptions {
   title: string;
   /** File name of the CSV export (without extension). */
   filename: string;
+  /** Address of the create form below the list path, for the "new" button (default `neu`). */
+  createPath?: string;
 }
 
-export function mountListPage<R>(router: Router, knex: Knex, def: ListDefinition<R>, opts: ListPageOptions): void {
+export function mountListPage<R>(router: Router, knex: Knex, declared: ListDefinition<R>, opts: ListPageOptions): void {
   router.get(`/${opts.path}`, ...guardsFor(opts.path), async (req, res) => {
     const scope = tenantScope(knex, res, opts.area);
+    const def = await withChoices(declared, scope);
     const { state, errors } = parseListState(def, req.query as Record<string, unknown>, res.locals.currentUser?.settings.itemsPerPage ?? 10);
     const fmt = formatter(res.locals.currentUser!.settings, res.locals.lang);
     if (req.query.format === 'csv') {
@@ -36,16 +39,19 @@ export function mountListPage<R>(router: Router, knex: Knex, def: ListDefinition
       title: req.t(opts.title),
       list: listView(def, state, result, { base, lang: res.locals.lang, t: req.t, fmt, caption: req.t(opts.title), errors }),
       canEdit: can(res.locals.principal!, 'edit', opts.area),
+      createPath: opts.createPath ?? 'neu',
     });
   });
 }
 
 /** GET /api/<resource>: strict about its parameters (a client's mistake is a 400 naming the parameter). */
-export function mountListApi<R>(router: Router, knex: Knex, def: ListDefinition<R>, resource: string, area: Area): void {
+export function mountListApi<R>(router: Router, knex: Knex, declared: ListDefinition<R>, resource: string, area: Area): void {
   router.get(`/${resource}`, requireApiPermission(area, 'view'), async (req, res) => {
+    const scope = tenantScope(knex, res, area);
+    const def = await withChoices(declared, scope);
     const { state, errors } = parseListState(def, req.query as Record<string, unknown>, res.locals.currentUser?.settings.itemsPerPage ?? 10);
     if (errors.length) throw new HttpError(400, 'BAD_REQUEST', 'errors.badRequest', errors);
-    const result = await fetchPage(def, tenantScope(knex, res, area), state);
-    res.json({ data: result.rows, total: result.total, page: result.page, pageSize: state.pageSize });
+    const result = await fetchPage(def, scope, state);
+    res.json({ data: result.rows, total: result.total, page: result.page, pageSize: state.pageSize, ...(def.totals?.length ? { totals: result.totals } : {}) });
   });
 }

@@ -43,6 +43,18 @@ export interface ListFilter {
   options?: { value: string; label: string; raw?: boolean }[];
 }
 
+/** A sum over everything the filters show (e.g. the quantity in litres), computed with the count. */
+export interface ListTotal {
+  key: string;
+  /** i18n key of the label. */
+  label: string;
+  /** SQL aggregate, e.g. `sum(...)`. */
+  sql: string;
+  digits?: number;
+}
+
+export type ChoiceOptions = { value: string; label: string; raw?: boolean }[];
+
 export interface ListDefinition<R> {
   id: string;
   columns: ListColumn<R>[];
@@ -56,6 +68,17 @@ export interface ListDefinition<R> {
   query(scope: TenantScope): Knex.QueryBuilder;
   /** Maps a database row to the row the views and the API show. */
   toRow(db: Record<string, unknown>): R;
+  /** Sums shown below the list, in the API (`totals`) and at the end of the CSV. */
+  totals?: ListTotal[];
+  /** Choices of select filters that come from the tenant's data (its locations, products, …), by filter key. */
+  choices?(scope: TenantScope): Promise<Record<string, ChoiceOptions>>;
+}
+
+/** The definition with the choices of its data-backed filters filled in for this scope. */
+export async function withChoices<R>(def: ListDefinition<R>, scope: TenantScope): Promise<ListDefinition<R>> {
+  if (!def.choices) return def;
+  const choices = await def.choices(scope);
+  return { ...def, filters: def.filters.map((f) => (choices[f.key] ? { ...f, options: choices[f.key] } : f)) };
 }
 
 export interface ListState {
@@ -153,14 +176,31 @@ function ordered<R>(def: ListDefinition<R>, qb: Knex.QueryBuilder, state: ListSt
   return qb.orderByRaw(`${col.sql} ${state.sort.dir} nulls last, ${def.tieBreaker} ${state.sort.dir}`);
 }
 
-export async function fetchPage<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState): Promise<{ rows: R[]; total: number; page: number }> {
-  const countRow = await filtered(def, scope, state).clearSelect().count<{ count: string }[]>({ count: '*' }).first();
-  const total = Number(countRow?.count ?? 0);
+export interface PageResult<R> {
+  rows: R[];
+  total: number;
+  page: number;
+  /** The list's sums (decimal strings, null when nothing is summed) by key. */
+  totals: Record<string, string | null>;
+}
+
+/** Count and sums of everything the filters show, in one query. */
+async function countAndTotals<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState) {
+  const qb = filtered(def, scope, state).clearSelect().select(scope.knex.raw('count(*) as count'));
+  for (const t of def.totals ?? []) qb.select(scope.knex.raw(`${t.sql} as ??`, [t.key]));
+  const row = (await qb.first()) as Record<string, unknown> | undefined;
+  const totals: Record<string, string | null> = {};
+  for (const t of def.totals ?? []) totals[t.key] = row?.[t.key] == null ? null : String(row[t.key]);
+  return { total: Number(row?.count ?? 0), totals };
+}
+
+export async function fetchPage<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState): Promise<PageResult<R>> {
+  const { total, totals } = await countAndTotals(def, scope, state);
   // A page beyond the end shows the last page.
   const lastPage = Math.max(1, Math.ceil(total / state.pageSize));
   const page = Math.min(state.page, lastPage);
   const rows = await ordered(def, filtered(def, scope, state), state).limit(state.pageSize).offset((page - 1) * state.pageSize);
-  return { rows: rows.map((r: Record<string, unknown>) => def.toRow(r)), total, page };
+  return { rows: rows.map((r: Record<string, unknown>) => def.toRow(r)), total, page, totals };
 }
 
 /** The query string of a list state with some parts changed (for sort links, paging and the export). */
@@ -225,6 +265,12 @@ export async function streamCsv<R>(
     }
     if (rows.length < CHUNK) break;
   }
+  // The sums after an empty line, each as label and value.
+  if (def.totals?.length) {
+    const { totals } = await countAndTotals(def, scope, state);
+    csv.write([]);
+    for (const t of def.totals) csv.write([csvSafe(opts.t(t.label)), totals[t.key] == null ? '' : opts.fmt.number(totals[t.key]!, t.digits ?? 0)]);
+  }
   csv.end();
   await new Promise((resolve) => res.once('finish', resolve));
 }
@@ -233,7 +279,7 @@ export async function streamCsv<R>(
 export function listView<R>(
   def: ListDefinition<R>,
   state: ListState,
-  result: { rows: R[]; total: number; page: number },
+  result: PageResult<R>,
   opts: { base: string; lang: string; t: (k: string, o?: Record<string, unknown>) => string; fmt: Formatter; caption: string; errors?: FieldError[] },
 ) {
   const { t, lang, base, fmt } = opts;
@@ -260,7 +306,7 @@ export function listView<R>(
       options: f.options?.map((o) => ({ value: o.value, label: o.raw ? o.label : t(o.label) })),
     })),
     active: Boolean(state.q) || Object.keys(state.filters).length > 0,
-    errors: (opts.errors ?? []).map((e) => ({ field: e.field, message: t(e.message) })),
+    errors: (opts.errors ?? []).map((e) => ({ field: e.field, message: t(e.message, e.params ?? {}) })),
     columns,
     rows: result.rows,
     total: result.total,
@@ -271,5 +317,6 @@ export function listView<R>(
     href: (page: number) => listHref(base, current, { page }),
     exportHref: listHref(base, current, { format: 'csv' }),
     cell: (row: R, col: { source: ListColumn<R> }) => cellText(col.source, row, fmt, t),
+    totals: (def.totals ?? []).map((x) => ({ label: t(x.label), value: result.totals[x.key] == null ? '–' : fmt.number(result.totals[x.key]!, x.digits ?? 0) })),
   };
 }

@@ -24,7 +24,7 @@ export function fieldErrors(error: z.ZodError): FieldError[] {
   return error.issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys'
       ? issue.keys.map((k) => ({ field: k, message: 'validation.unknownField' }))
-      : [{ field: issue.path.join('.') || '_', message: messageKey(issue) }],
+      : [{ field: issue.path.join('.') || '_', message: messageKey(issue), ...(issue.code === 'custom' && issue.params ? { params: issue.params } : {}) }],
   );
 }
 

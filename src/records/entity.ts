@@ -1,14 +1,15 @@
-// What a master-data entity declares (Standorte, Produkte, Tauschpartner): its versioned store, input schema,
-// list, form fields and what refers to it. crud.ts builds pages and API from this; nothing is written twice.
+// What a versioned record type declares: master data (Standorte, Produkte, Tauschpartner) and movement data
+// (Einlieferungen, Ablieferungen, Bestände). Its versioned store, input schema, list, form fields, lifecycle and
+// what refers to it; routes.ts builds pages and API from this, so nothing is written twice.
 import type { Request, Response, Router } from 'express';
 import type { Knex } from 'knex';
 import type { z } from 'zod';
 import type { TenantScope } from '../db/scope.js';
 import type { Meta, VersionedStore } from '../db/versioned.js';
-import type { ListDefinition } from '../http/list.js';
+import type { ChoiceOptions, ListDefinition } from '../http/list.js';
 import type { Area } from '../permissions/index.js';
 
-export type FormFieldKind = 'text' | 'email' | 'decimal' | 'integer' | 'select' | 'checkbox' | 'textarea';
+export type FormFieldKind = 'text' | 'email' | 'decimal' | 'integer' | 'date' | 'select' | 'checkbox' | 'textarea';
 
 export interface FormField {
   name: string;
@@ -20,8 +21,19 @@ export interface FormField {
   hint?: string;
   /** Select choices: value and i18n key. */
   options?: { value: string; label: string }[];
+  /** Select choices read from the tenant's data when the form is shown (its partners, locations, products). */
+  choices?(scope: TenantScope): Promise<ChoiceOptions>;
   autocomplete?: string;
 }
+
+/**
+ * What happens to a record over its life. `aktivierbar` (master data): activate, deactivate, delete while
+ * nothing refers to it. `stornierbar` (deliveries): cancelled and uncancelled, never deleted, so the proof
+ * stays. `fest`: only edited (stock figures).
+ */
+export type Lifecycle = 'aktivierbar' | 'stornierbar' | 'fest';
+
+export type BadgeVariant = 'neutral' | 'info' | 'success' | 'warning' | 'error';
 
 export interface EntityConfig<T extends Record<string, unknown>> {
   /** URL segment and API resource, e.g. 'standorte'. */
@@ -45,6 +57,24 @@ export interface EntityConfig<T extends Record<string, unknown>> {
   warnings?(record: T): { field: string; message: string; params?: Record<string, unknown> }[];
   /** Defaults of a new record (e.g. the reference LCV of a product group). */
   defaults?: Partial<T>;
+  /** Lifecycle (default `aktivierbar`). */
+  lifecycle?: Lifecycle;
+  /** Address of the create form below the list (default `neu`; the spec names it `create` for Bestände). */
+  createPath?: string;
+  /** Numbers are typed by the user unless the entity generates them (Bestände). */
+  generateNr?(scope: TenantScope): Promise<string>;
+  /** Fields that every create through the pages or the API sets (a delivery entered by hand). */
+  onCreate?: Partial<T>;
+  /**
+   * Completes and checks input against other data before it is stored: references resolved to their current
+   * version, a product group that matches the product, one stock figure per day. Throws a 400 HttpError whose
+   * errors name the fields. `before` is the stored record when updating.
+   */
+  prepare?(scope: TenantScope, input: T, before: (T & Meta) | null): Promise<T>;
+  /** Why a record may no longer be changed (i18n key), or null: its page is read-only and the API answers 409. */
+  lockedReason?(record: T & Meta): string | null;
+  /** The badge next to a record's title (default: aktiv/inaktiv). */
+  badge?(record: T & Meta): { label: string; variant: BadgeVariant } | null;
 
   // Optional hooks for what an entity has beyond its own fields (the partner's rules). An entity without them
   // gets exactly the generic pages and API.

@@ -1,9 +1,10 @@
-// Pages and API of a master-data entity, built from its EntityConfig: list (search, filters, sort, paging,
-// CSV), detail with edit form and version history, create, number change with a confirmation step,
-// activate/deactivate, delete (refused while referenced). Every write is audited and location-scoped. What an
-// entity has beyond its fields (the partner's rules) comes in through EntityConfig's optional hooks:
-// detailLocals (more on the detail page), extraRoutes (its own routes, with load and renderDetail from here)
-// and restrict (what a location-limited user may see of a field).
+// Pages and API of a versioned record type, built from its EntityConfig: list (search, filters, sort, paging,
+// sums, CSV), detail with edit form and version history, create, number change with a confirmation step, and
+// the lifecycle's actions: activate/deactivate and delete (refused while referenced) for master data, cancel
+// and undo for deliveries. A locked record (a completed delivery) is read-only and its API answers 409. Every
+// write is audited and location-scoped. What an entity has beyond its fields comes in through EntityConfig's
+// optional hooks: prepare (checks against other data), detailLocals (more on the detail page), extraRoutes
+// (its own routes, with load and renderDetail from here) and restrict (what a location-limited user may see).
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import { z } from 'zod';
@@ -24,12 +25,59 @@ import type { EntityConfig } from './entity.js';
 const NrBody = z.object({ nr: recordNr() });
 const VersionField = z.coerce.number().int().min(1).optional();
 
+/** Input without the fields it did not mention, so an update changes only what was sent. */
+const mentioned = <T extends Record<string, unknown>>(data: T): T => Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)) as T;
+
 export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg: EntityConfig<T>): { pages: Router; api: Router } {
   const pages = Router({ mergeParams: true });
   const api = Router();
   const detailPath = `${cfg.path}/:id`;
   const base = (res: Response) => `/${res.locals.lang}/${cfg.path}`;
   const scopeOf = (res: Response, action: 'view' | 'edit' = 'view') => tenantScope(knex, res, cfg.area, action);
+  const lifecycle = cfg.lifecycle ?? 'aktivierbar';
+  const numbered = !cfg.generateNr;
+  const createPath = cfg.createPath ?? 'neu';
+  const auditKind = (action: string) => `${cfg.path.split('/')[0]}.${cfg.resource}.${action}`;
+
+  /** Refuses a change to a locked record (inside the store's transaction, on the locked current row). */
+  const notLocked = (current: T & Meta) => {
+    const reason = cfg.lockedReason?.(current);
+    if (reason) throw new HttpError(409, 'RECORD_LOCKED', reason);
+  };
+
+  /** Validated input completed by the entity's checks against other data (references, one per day). */
+  async function prepared(scope: TenantScope, fields: T, before: (T & Meta) | null): Promise<T> {
+    return cfg.prepare ? cfg.prepare(scope, fields, before) : fields;
+  }
+
+  /** Creates a record (form and API alike): number typed or generated, the entity's create-time fields set. */
+  async function createRecord(req: Request, res: Response, input: T & { nr?: string }) {
+    const { nr: typed, ...rest } = input;
+    const scope = scopeOf(res, 'edit');
+    const fields = await prepared(scope, { ...(rest as unknown as T), ...(cfg.onCreate ?? {}) }, null);
+    const nr = typed ?? (await cfg.generateNr!(scope));
+    if (cfg.standortOf && !scope.allowsStandort(cfg.standortOf({ ...fields, nr } as unknown as T & Meta))) {
+      throw new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: cfg.locatedBy ?? 'nr', message: 'stammdaten:errors.standortNotAllowed' }]);
+    }
+    const actor = actorOf(req, res);
+    const record = await cfg.store.create(scope, nr, fields, actor.user.id);
+    await audit(knex, { kind: auditKind('create'), mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, entityId: nr, after: record, ip: actor.ip });
+    return { scope, record };
+  }
+
+  /** Saves changed fields of a record; the location may only move within the user's locations. */
+  async function updateRecord(req: Request, res: Response, scope: TenantScope, record: T & Meta, input: Partial<T>, basedOn: number | undefined) {
+    const fields = mentioned(await prepared(scope, mentioned(input as T), record));
+    if (cfg.standortOf && !scope.allowsStandort(cfg.standortOf({ ...record, ...fields }))) {
+      throw new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: cfg.locatedBy ?? 'nr', message: 'stammdaten:errors.standortNotAllowed' }]);
+    }
+    const actor = actorOf(req, res);
+    const saved = await cfg.store.update(scope, record.nr, fields, basedOn, actor.user.id, notLocked);
+    if (saved.version !== record.version) {
+      await audit(knex, { kind: auditKind('update'), mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, entityId: record.nr, before: record, after: saved, ip: actor.ip });
+    }
+    return saved;
+  }
 
   /** The record if it exists and lies in the user's locations; else 404 (never "forbidden": no hint it exists). */
   async function load(res: Response, nr: string, action: 'view' | 'edit' = 'view') {
@@ -50,7 +98,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
       if (!(e instanceof HttpError)) throw e;
       errors.push(...e.errors);
     }
-    if (withNr) {
+    if (withNr && numbered) {
       try {
         nr = parseForm(NrBody, body).nr;
       } catch (e) {
@@ -59,7 +107,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
       }
     }
     if (errors.length) throw new HttpError(400, 'VALIDATION', 'errors.badRequest', errors);
-    return { ...(fields as T), ...(nr ? { nr } : {}) };
+    return { ...mentioned(fields as T), ...(nr ? { nr } : {}) };
   }
 
   /** A record or version as the scope may see it (cfg.restrict hides what lies outside the user's locations). */
@@ -87,10 +135,13 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     const extra = cfg.detailLocals
       ? await cfg.detailLocals({ scope: scopeOf(res), editScope: scopeOf(res, 'edit'), record, query: req.query as Record<string, unknown> })
       : {};
+    const locked = record ? cfg.lockedReason?.(record) ?? null : null;
     await res.page('records/detail', {
-      cfg: { ns: cfg.ns, path: cfg.path, resource: cfg.resource },
-      form: cfg.form,
-      canEdit: can(principal, 'edit', cfg.area),
+      cfg: { ns: cfg.ns, path: cfg.path, resource: cfg.resource, lifecycle, numbered, createPath },
+      form: await formWithChoices(res, (locals.values ?? record ?? {}) as Record<string, unknown>),
+      canEdit: can(principal, 'edit', cfg.area) && !locked,
+      locked,
+      badge: record ? (cfg.badge ? cfg.badge(record) : { label: `stammdaten:status.${record.status}`, variant: record.status === 'aktiv' ? 'success' : 'neutral' }) : null,
       errors: {},
       history: [],
       warnings: [],
@@ -98,6 +149,18 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
       ...extra,
       ...locals,
     });
+  }
+
+  /** The form's fields with the choices of data-backed selects; a stored value that is no longer offered stays. */
+  async function formWithChoices(res: Response, values: Record<string, unknown>) {
+    const scope = scopeOf(res);
+    return Promise.all(cfg.form.map(async (f) => {
+      if (!f.choices) return f;
+      const options = await f.choices(scope);
+      const current = values[f.name];
+      if (typeof current === 'string' && current && !options.some((o) => o.value === current)) options.push({ value: current, label: current, raw: true });
+      return { ...f, options };
+    }));
   }
 
   /** The detail page of a record as GET shows it; `extra` adds or replaces locals (a sub-form's errors). */
@@ -115,27 +178,21 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
 
   // List page with CSV export, and the list API.
   mountListPage(pages, knex, cfg.list, {
-    path: cfg.path, area: cfg.area, view: 'records/index', title: `${cfg.ns}:title`, filename: cfg.resource,
+    path: cfg.path, area: cfg.area, view: 'records/index', title: `${cfg.ns}:title`, filename: cfg.resource, createPath,
   });
   mountListApi(api, knex, cfg.list, cfg.resource, cfg.area);
 
   const editGuards = [...guardsFor(detailPath), requireActionPermission(cfg.area, 'edit')];
 
-  pages.get(`/${cfg.path}/neu`, ...guardsFor(detailPath, 'edit'), (req, res) =>
+  pages.get(`/${cfg.path}/${createPath}`, ...guardsFor(createPath === 'neu' ? detailPath : `${cfg.path}/${createPath}`, 'edit'), (req, res) =>
     detailPage(req, res, { title: req.t(`${cfg.ns}:create`), record: null, values: { ...(cfg.defaults ?? {}) } }),
   );
 
   pages.post(`/${cfg.path}`, ...editGuards, async (req, res) => {
     try {
-      const input = validateAll(req.body, true);
-      const { nr, ...fields } = input;
-      const scope = scopeOf(res, 'edit');
-      if (cfg.standortOf && !scope.allowsStandort(cfg.standortOf(input as T & Meta))) throw new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: 'nr', message: 'stammdaten:errors.standortNotAllowed' }]);
-      const actor = actorOf(req, res);
-      const record = await cfg.store.create(scope, nr!, fields as unknown as T, actor.user.id);
-      await audit(knex, { kind: `stammdaten.${cfg.resource}.create`, mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, entityId: nr, after: record, ip: actor.ip });
+      const { record } = await createRecord(req, res, validateAll(req.body, true));
       res.flash('success', 'flash.saved');
-      res.redirect(`${base(res)}/${encodeURIComponent(nr!)}`);
+      res.redirect(`${base(res)}/${encodeURIComponent(record.nr)}`);
     } catch (err) {
       const errors = formErrors(err, req);
       if (!errors) throw err;
@@ -154,21 +211,26 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     const { scope, record } = await load(res, String(req.params.id), 'edit');
     const actor = actorOf(req, res);
     try {
+      notLocked(record);
       const input = validateAll(req.body, true);
       const basedOn = VersionField.parse(req.body?.version || undefined);
-      const { nr, ...fields } = input;
+      const { nr = record.nr, ...fields } = input;
       if (nr !== record.nr && req.body?.confirmNr !== nr) {
         return await detailPage(req, res, { title: `${req.t(`${cfg.ns}:one`)} ${record.nr}`, record, values: req.body, confirmNr: nr });
       }
-      let saved = await cfg.store.update(scope, record.nr, fields as unknown as Partial<T>, basedOn, actor.user.id);
-      if (nr !== record.nr) saved = await cfg.store.renumber(scope, record.nr, nr!, saved.version, actor.user.id);
-      if (saved.version !== record.version) {
-        await audit(knex, { kind: `stammdaten.${cfg.resource}.update`, mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, entityId: saved.nr, before: record, after: saved, ip: actor.ip });
+      let saved = await updateRecord(req, res, scope, record, fields as unknown as Partial<T>, basedOn);
+      if (nr !== record.nr) {
+        saved = await cfg.store.renumber(scope, record.nr, nr, saved.version, actor.user.id, notLocked);
+        await audit(knex, { kind: auditKind('renumber'), mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, entityId: saved.nr, before: { nr: record.nr }, after: { nr: saved.nr }, ip: actor.ip });
       }
       res.flash('success', 'flash.saved');
       res.redirect(`${base(res)}/${encodeURIComponent(saved.nr)}`);
     } catch (err) {
-      const conflict = err instanceof HttpError && err.status === 409;
+      const conflict = err instanceof HttpError && err.status === 409 && err.code === 'VERSION_CONFLICT';
+      if (err instanceof HttpError && err.code === 'RECORD_LOCKED') {
+        res.status(409);
+        return await showDetail(req, res, (await load(res, record.nr)).record);
+      }
       const errors = conflict ? { _: req.t(err.messageKey) } : formErrors(err, req);
       if (!errors) throw err;
       res.status(conflict ? 409 : 400);
@@ -179,32 +241,55 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     }
   });
 
-  pages.post(`/${detailPath}/status`, ...editGuards, async (req, res) => {
-    const { scope, record } = await load(res, String(req.params.id), 'edit');
-    const status = req.body?.status === 'inaktiv' ? 'inaktiv' : 'aktiv';
-    const actor = actorOf(req, res);
-    const saved = await cfg.store.update(scope, record.nr, { status } as Partial<T> & { status: Meta['status'] }, undefined, actor.user.id);
-    await audit(knex, { kind: `stammdaten.${cfg.resource}.status`, mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, entityId: record.nr, before: { status: record.status }, after: { status: saved.status }, ip: actor.ip });
-    res.flash('success', status === 'aktiv' ? 'stammdaten:flash.activated' : 'stammdaten:flash.deactivated');
-    res.redirect(`${base(res)}/${encodeURIComponent(record.nr)}`);
-  });
+  if (lifecycle === 'aktivierbar') {
+    pages.post(`/${detailPath}/status`, ...editGuards, async (req, res) => {
+      const { scope, record } = await load(res, String(req.params.id), 'edit');
+      const status = req.body?.status === 'inaktiv' ? 'inaktiv' : 'aktiv';
+      const actor = actorOf(req, res);
+      const saved = await cfg.store.update(scope, record.nr, { status } as Partial<T> & { status: Meta['status'] }, undefined, actor.user.id);
+      await audit(knex, { kind: auditKind('status'), mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, entityId: record.nr, before: { status: record.status }, after: { status: saved.status }, ip: actor.ip });
+      res.flash('success', status === 'aktiv' ? 'stammdaten:flash.activated' : 'stammdaten:flash.deactivated');
+      res.redirect(`${base(res)}/${encodeURIComponent(record.nr)}`);
+    });
 
-  pages.post(`/${detailPath}/delete`, ...editGuards, async (req, res) => {
-    const { scope, record } = await load(res, String(req.params.id), 'edit');
-    const actor = actorOf(req, res);
-    try {
-      await cfg.store.remove(scope, record.nr, (tx) => cfg.referenced(tx, record.nr));
-    } catch (err) {
-      if (!(err instanceof HttpError) || err.status !== 409) throw err;
-      res.flash('error', 'stammdaten:errors.inUse');
-      return res.redirect(`${base(res)}/${encodeURIComponent(record.nr)}`);
-    }
-    await audit(knex, { kind: `stammdaten.${cfg.resource}.delete`, mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, entityId: record.nr, before: record, ip: actor.ip });
-    res.flash('success', 'stammdaten:flash.deleted');
-    res.redirect(base(res));
-  });
+    pages.post(`/${detailPath}/delete`, ...editGuards, async (req, res) => {
+      const { scope, record } = await load(res, String(req.params.id), 'edit');
+      try {
+        await removeRecord(req, res, scope, record);
+      } catch (err) {
+        if (!(err instanceof HttpError) || err.status !== 409) throw err;
+        res.flash('error', 'stammdaten:errors.inUse');
+        return res.redirect(`${base(res)}/${encodeURIComponent(record.nr)}`);
+      }
+      res.flash('success', 'stammdaten:flash.deleted');
+      res.redirect(base(res));
+    });
+  }
 
-  // JSON API: read, create, update (version in the body or If-Match), delete, versions.
+  // Cancelling keeps the record (and its proof); it is marked everywhere and left out of every total.
+  if (lifecycle === 'stornierbar') {
+    pages.post(`/${detailPath}/storno`, ...editGuards, async (req, res) => {
+      const { scope, record } = await load(res, String(req.params.id), 'edit');
+      const storniert = req.body?.storniert !== 'false';
+      try {
+        await updateRecord(req, res, scope, record, { storniert } as unknown as Partial<T>, VersionField.parse(req.body?.version || undefined));
+      } catch (err) {
+        if (!(err instanceof HttpError) || err.status !== 409) throw err;
+        res.flash('error', err.messageKey);
+        return res.redirect(`${base(res)}/${encodeURIComponent(record.nr)}`);
+      }
+      res.flash('success', storniert ? 'bewegungsdaten:flash.storniert' : 'bewegungsdaten:flash.stornoAufgehoben');
+      res.redirect(`${base(res)}/${encodeURIComponent(record.nr)}`);
+    });
+  }
+
+  async function removeRecord(req: Request, res: Response, scope: TenantScope, record: T & Meta) {
+    await cfg.store.remove(scope, record.nr, (tx) => cfg.referenced(tx, record.nr));
+    const actor = actorOf(req, res);
+    await audit(knex, { kind: auditKind('delete'), mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, entityId: record.nr, before: record, ip: actor.ip });
+  }
+
+  // JSON API: read, create, update (version in the body or If-Match), delete (master data), versions.
   const view = requireApiPermission(cfg.area, 'view');
   const edit = requireApiPermission(cfg.area, 'edit');
   const apiNr = (raw: unknown) => String(raw);
@@ -221,38 +306,30 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   });
 
   api.post(`/${cfg.resource}`, edit, async (req, res) => {
-    const { nr, ...fields } = validateAll(req.body, true) as T & { nr: string };
-    const scope = scopeOf(res, 'edit');
-    if (cfg.standortOf && !scope.allowsStandort(cfg.standortOf({ ...fields, nr } as unknown as T & Meta))) throw new HttpError(403, 'FORBIDDEN', 'errors.forbidden');
-    const actor = actorOf(req, res);
-    const record = await cfg.store.create(scope, nr, fields as unknown as T, actor.user.id);
-    await audit(knex, { kind: `stammdaten.${cfg.resource}.create`, mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, entityId: nr, after: record, ip: actor.ip });
+    const { scope, record } = await createRecord(req, res, validateAll(req.body, true));
     res.status(201).json({ success: true, data: visible(scope, record) });
   });
 
   api.put(`/${cfg.resource}/:nr`, edit, async (req, res) => {
     const { scope, record } = await load(res, apiNr(req.params.nr), 'edit');
+    notLocked(record);
     const fields = parseOr400(cfg.schema as z.ZodType<T>, req.body);
     const ifMatch = typeof req.headers['if-match'] === 'string' ? req.headers['if-match'].replace(/"/g, '') : undefined;
     // Without a version (body or If-Match) the update is not checked against one; parseOr400 would read the
     // missing value as {} and refuse it.
     const rawVersion = req.body?.version ?? ifMatch;
     const basedOn = rawVersion === undefined || rawVersion === '' ? undefined : parseOr400(VersionField, rawVersion);
-    const actor = actorOf(req, res);
-    const saved = await cfg.store.update(scope, record.nr, fields, basedOn, actor.user.id);
-    if (saved.version !== record.version) {
-      await audit(knex, { kind: `stammdaten.${cfg.resource}.update`, mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, entityId: record.nr, before: record, after: saved, ip: actor.ip });
-    }
+    const saved = await updateRecord(req, res, scope, record, fields, basedOn);
     res.json({ success: true, data: visible(scope, saved) });
   });
 
-  api.delete(`/${cfg.resource}/:nr`, edit, async (req, res) => {
-    const { scope, record } = await load(res, apiNr(req.params.nr), 'edit');
-    await cfg.store.remove(scope, record.nr, (tx) => cfg.referenced(tx, record.nr));
-    const actor = actorOf(req, res);
-    await audit(knex, { kind: `stammdaten.${cfg.resource}.delete`, mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, entityId: record.nr, before: record, ip: actor.ip });
-    res.json({ success: true });
-  });
+  if (lifecycle === 'aktivierbar') {
+    api.delete(`/${cfg.resource}/:nr`, edit, async (req, res) => {
+      const { scope, record } = await load(res, apiNr(req.params.nr), 'edit');
+      await removeRecord(req, res, scope, record);
+      res.json({ success: true });
+    });
+  }
 
   // The entity's own routes (e.g. the partner's rules) come after the generic ones and use the same loading
   // and detail page.

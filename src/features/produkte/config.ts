@@ -8,16 +8,9 @@ import { VersionedStore, type Meta } from '../../db/versioned.js';
 import {
   LCV_EINHEITEN, PRODUKTGRUPPEN, REFERENZWERTE, isLcvEinheit, isProduktgruppe, lcvAbweichung, lcvAusserhalbToleranz, referenzLcv,
 } from '../../domain/fuels.js';
-import { decimal, optionalText, requiredText } from '../../http/fields.js';
+import { choice, decimal, optionalText, requiredText } from '../../http/fields.js';
 import type { ListDefinition } from '../../http/list.js';
 import type { EntityConfig } from '../../records/entity.js';
-
-/** A required choice: empty is "required", anything outside the list "invalid". */
-const choice = <V extends string>(values: readonly [V, ...V[]]) =>
-  z.preprocess(
-    (v) => (v === '' || v === null ? undefined : v),
-    z.enum(values, { error: (issue) => (issue.input === undefined ? 'validation.required' : 'validation.invalid') }),
-  );
 
 const ProduktFields = z.object({
   name: requiredText(200),

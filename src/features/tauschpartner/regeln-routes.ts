@@ -68,7 +68,7 @@ export function regelnRoutes(knex: Knex, kit: EntityKit<Tauschpartner>): { pages
       if (!(err instanceof HttpError) || ![400, 403, 409].includes(err.status)) throw err;
       const errors: Record<string, string> = {};
       // A refused delete has no field of its own: its message goes above the rules form.
-      if (op !== 'delete') for (const e of err.errors) errors[e.field] ??= req.t(e.message);
+      if (op !== 'delete') for (const e of err.errors) errors[e.field] ??= req.t(e.message, e.params ?? {});
       if (!Object.keys(errors).length || err.status === 409) errors._ = req.t(err.messageKey);
       res.status(err.status);
       await kit.renderDetail(req, res, record, {

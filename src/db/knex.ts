@@ -2,11 +2,15 @@
 import { mkdirSync } from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Config, DbKind } from '../config.js';
 
-// Return NUMERIC and BIGINT as strings (exact decimals stay exact); counts are converted where read.
+// Return NUMERIC and BIGINT as strings (exact decimals stay exact); counts are converted where read. A DATE is
+// a calendar day, not an instant: it stays the ISO text ("2025-12-31"), never a Date at some time zone's midnight.
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);
+pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
+const PG_DATE_OID = 1082;
 
 export interface Database {
   knex: Knex;
@@ -28,7 +32,7 @@ export function createDatabase(db: Config['db']): Database {
     client: ClientPgLite as unknown as Knex.Config['client'],
     dialect: 'postgres',
     // `null` dir: in memory, used by the tests.
-    connection: db.dir ? { filename: db.dir } : {},
+    connection: { pglite: new PGlite({ ...(db.dir ? { dataDir: db.dir } : {}), parsers: { [PG_DATE_OID]: (v: string) => v } }) },
   } as Knex.Config);
   return { knex, kind: 'pglite' };
 }

@@ -18,6 +18,11 @@ describe('formatter', () => {
     expect(formatter({ dateFormat: 'dd.MM.yyyy', timezone: 'Europe/Berlin' }, 'de').date('2024-01-01T23:30:00Z')).toBe('02.01.2024');
   });
 
+  it('shows a calendar day as that day in every time zone', () => {
+    expect(formatter({ dateFormat: 'MM/dd/yyyy', timezone: 'America/New_York' }, 'en').date('2025-12-31')).toBe('12/31/2025');
+    expect(formatter({ dateFormat: 'dd.MM.yyyy', timezone: 'Europe/Berlin' }, 'de').date('2025-01-01')).toBe('01.01.2025');
+  });
+
   it('formats numbers in the language of the page and keeps empty values empty', () => {
     expect(formatter({ dateFormat: 'dd.MM.yyyy', timezone: 'Europe/Berlin' }, 'de').number('1234567.891', 2)).toBe('1.234.567,89');
     expect(formatter({ dateFormat: 'dd.MM.yyyy', timezone: 'Europe/Berlin' }, 'en').number(1234567.891, 2)).toBe('1,234,567.89');

@@ -22,9 +22,12 @@ export function formatter(settings: Pick<UserSettings, 'dateFormat' | 'timezone'
   const toDate = (v: Date | string | number) => (v instanceof Date ? v : new Date(v));
   const date = (value: Date | string | number | null | undefined) => {
     if (value == null || value === '') return '';
+    // A calendar day ("2025-12-31", a DATE column) is the same day in every time zone; an instant is shown in
+    // the user's zone.
+    const day = typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
     const d = toDate(value);
-    if (Number.isNaN(d.getTime())) return '';
-    const p = partsIn(settings.timezone, d);
+    if (!day && Number.isNaN(d.getTime())) return '';
+    const p = day ? { year: day[1], month: day[2], day: day[3] } : partsIn(settings.timezone, d);
     switch (settings.dateFormat) {
       case 'yyyy-MM-dd':
         return `${p.year}-${p.month}-${p.day}`;

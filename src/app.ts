@@ -19,6 +19,7 @@ import { mandantenApi } from './features/mandanten/api.js';
 import { mandantenRoutes } from './features/mandanten/routes.js';
 import { entityRoutes } from './records/routes.js';
 import { STAMMDATEN_ENTITIES } from './features/stammdaten/registry.js';
+import { BEWEGUNGSDATEN_ENTITIES } from './features/bewegungsdaten/registry.js';
 import { stammdatenImportApi } from './features/stammdaten-import/api.js';
 import { stammdatenImportRoutes } from './features/stammdaten-import/routes.js';
 import { apiAuthentication, requireApiUser, requireTenant, tenantResponseHeader } from './http/api.js';
@@ -122,8 +123,8 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   api.use(mandantenApi(accounts));
   api.use(berechtigungenApi(db.knex));
   api.use(logmeldungenApi(db.knex));
-  const stammdaten = STAMMDATEN_ENTITIES.map((cfg) => entityRoutes(db.knex, cfg));
-  for (const routes of stammdaten) api.use(routes.api);
+  const records = [...STAMMDATEN_ENTITIES, ...BEWEGUNGSDATEN_ENTITIES].map((cfg) => entityRoutes(db.knex, cfg));
+  for (const routes of records) api.use(routes.api);
   api.use(stammdatenImportApi(db.knex));
   app.use('/api', api);
 
@@ -143,7 +144,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   pages.use(berechtigungenRoutes(db.knex));
   pages.use(logmeldungenRoutes(db.knex));
   pages.use(stammdatenImportRoutes(db.knex));
-  for (const routes of stammdaten) pages.use(routes.pages);
+  for (const routes of records) pages.use(routes.pages);
   pages.use(routeTree());
   app.use('/:lang', pages);
 

@@ -114,7 +114,7 @@ const PARTNER: PartnerSeed[] = [
 ];
 
 /** mulberry32: a small generator with a fixed seed, so the demo data is the same on every run. */
-function generator(seed: number) {
+export function generator(seed: number) {
   let a = seed >>> 0;
   const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -179,7 +179,7 @@ function partnersOf(mandant: string, standorte: string[], seed: number) {
 }
 
 /** Version 1 of every seeded record still at version 1 that has none (older databases had none for locations). */
-async function firstVersions<T extends Record<string, unknown>>(trx: Knex.Transaction, store: VersionedStore<T>, keys: { mandant: string; nr: string }[]) {
+export async function firstVersions<T extends Record<string, unknown>>(trx: Knex.Transaction, store: VersionedStore<T>, keys: { mandant: string; nr: string }[]) {
   const table = store.spec.table;
   const rows: Row[] = await trx(table)
     .where('version', 1)

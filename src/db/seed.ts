@@ -3,6 +3,7 @@
 // Later features add their own seeds here.
 import type { Knex } from 'knex';
 import { hashPassword } from '../auth/passwords.js';
+import { seedBewegungsdaten } from './seed-bewegungsdaten.js';
 import { seedStammdaten } from './seed-stammdaten.js';
 
 export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
@@ -67,6 +68,7 @@ export async function seedDemo(knex: Knex): Promise<{ usersCreated: number }> {
   await knex.transaction(async (trx) => {
     await trx('mandanten').insert(TENANTS).onConflict('mandant').ignore();
     await seedStammdaten(trx);
+    await seedBewegungsdaten(trx, TENANTS.map((t) => t.mandant));
     for (const u of DEMO_USERS) {
       const existing = await trx('benutzer').where({ login: u.login }).first('id');
       if (existing) continue;

@@ -10,6 +10,7 @@ import {
 } from '../../domain/fuels.js';
 import { choice, decimal, optionalText, requiredText } from '../../http/fields.js';
 import type { ListDefinition } from '../../http/list.js';
+import { referencedByMovementData } from '../bewegungsdaten/references.js';
 import type { EntityConfig } from '../../records/entity.js';
 
 const ProduktFields = z.object({
@@ -68,11 +69,8 @@ const list: ListDefinition<Produkt & Meta> = {
   toRow: (row) => produktStore.fromRow(row),
 };
 
-async function referenced(_scope: TenantScope, _nr: string): Promise<boolean> {
-  // Movement data (Einlieferungen, Ablieferungen, Bestände, Nachweise) will refer to products by nr and
-  // version; when those tables exist, look for the number in each of them here, as standorte/config.ts does.
-  return false;
-}
+/** Movement data refers to products (certificates will too). */
+const referenced = (scope: TenantScope, nr: string) => referencedByMovementData(scope, 'produktNr', nr);
 
 /** A stored LCV more than 10 % away from its group's reference in the same unit: say so, with both values. */
 function warnings(p: Produkt) {

@@ -6,6 +6,7 @@ import { VersionedStore, type Meta } from '../../db/versioned.js';
 import { ADDRESS_COLUMNS, addressFields, checkbox, optionalText, requiredText } from '../../http/fields.js';
 import { addressFormFields } from '../stammdaten/address.js';
 import type { ListDefinition } from '../../http/list.js';
+import { referencedByMovementData } from '../bewegungsdaten/references.js';
 import type { EntityConfig } from '../../records/entity.js';
 
 export const StandortSchema = z.object({
@@ -50,11 +51,11 @@ const list: ListDefinition<Standort & Meta> = {
 };
 
 async function referenced(scope: TenantScope, nr: string): Promise<boolean> {
-  // Roles, users' locations and partner rules refer to a location; movement data will too.
+  // Roles, users' locations, partner rules and movement data refer to a location.
   for (const [table, column] of [['rollen', 'standort_nr'], ['benutzer_standorte', 'standort_nr'], ['tauschpartner_regeln', 'standort_nr']]) {
     if (await scope.table(table).where(column, nr).first(column)) return true;
   }
-  return false;
+  return referencedByMovementData(scope, 'standortNr', nr);
 }
 
 export const standortConfig: EntityConfig<Standort> = {

@@ -6,6 +6,7 @@ import type { TenantScope } from '../../db/scope.js';
 import type { Meta } from '../../db/versioned.js';
 import type { Formatter } from '../../http/format.js';
 import type { ListDefinition } from '../../http/list.js';
+import { referencedByMovementData } from '../bewegungsdaten/references.js';
 import type { EntityConfig } from '../../records/entity.js';
 import { addressFormFields } from '../stammdaten/address.js';
 import { formatSnapshot, regelnOf, restrictSnapshot, standortChoices } from './regeln.js';
@@ -44,10 +45,10 @@ const list: ListDefinition<Tauschpartner & Meta> = {
 };
 
 async function referenced(scope: TenantScope, nr: string): Promise<boolean> {
-  // Movement data (Einlieferungen, Ablieferungen, Bilanzen) will refer to partners by nr and version; look for
-  // the number there when those tables exist. The partner's own rules go with it (they are part of the
-  // record), but a user limited to some locations may not delete a partner whose rules at other locations
-  // they cannot see.
+  // Deliveries refer to partners (balances will too). The partner's own rules go with it (they are part of
+  // the record), but a user limited to some locations may not delete a partner whose rules at other
+  // locations they cannot see.
+  if (await referencedByMovementData(scope, 'partnerNr', nr)) return true;
   if (scope.standorte === 'all') return false;
   const rules = scope.table('tauschpartner_regeln').where({ partner_nr: nr });
   const elsewhere = scope.standorte.length ? rules.whereNotIn('standort_nr', scope.standorte as string[]) : rules;

@@ -1,0 +1,174 @@
+// Demo movement data for a tenant: inbound and outbound deliveries over the last six months across its
+// locations and products, in every status, some cancelled, and the daily stock of the last 90 days. The stock
+// is simulated, so it agrees with the deliveries: each day's closing stock is the previous one plus the day's
+// inbound minus its outbound litres (cancelled deliveries moved nothing), and never drops below zero or rises
+// above the tank. Fixed seed: every run produces the same rows for the same "today".
+//
+// `generateMovements` is pure (rows in, rows out) so that the scale seeding of the benchmark can produce any
+// number of deliveries the same way.
+import type { Knex } from 'knex';
+import { isProduktgruppe } from '../domain/fuels.js';
+import { umrechnen, type Einheit } from '../domain/units.js';
+import { ablieferungConfig } from '../features/ablieferungen/config.js';
+import { bestandStore } from '../features/bestaende/config.js';
+import { einlieferungConfig } from '../features/einlieferungen/config.js';
+import { generator } from './seed-stammdaten.js';
+import type { VersionedStore } from './versioned.js';
+
+type Row = Record<string, unknown>;
+const DAY = 86_400_000;
+
+interface Master {
+  nr: string;
+  version: number;
+}
+interface Standort extends Master {
+  name: string;
+}
+interface Produkt extends Master {
+  produktgruppe: string;
+  biogehalt: string;
+}
+
+export interface MovementInput {
+  mandant: string;
+  today: Date;
+  /** How many days back the deliveries reach, and the stock. */
+  days: number;
+  stockDays: number;
+  /** Deliveries in each direction, roughly. */
+  perDirection: number;
+  standorte: Standort[];
+  produkte: Produkt[];
+  partner: Master[];
+  seed: number;
+}
+
+export interface MovementRows {
+  einlieferungen: Row[];
+  ablieferungen: Row[];
+  bestaende: Row[];
+}
+
+const iso = (d: Date) => d.toISOString().slice(0, 10);
+
+/** Status by age: old deliveries are completed (a few locked), recent ones still open or in progress. */
+function statusFor(age: number, r: number): string {
+  if (age > 60) return r < 0.15 ? 'locked' : 'completed';
+  if (age > 14) return r < 0.5 ? 'completed' : 'inProgress';
+  return r < 0.6 ? 'open' : 'inProgress';
+}
+
+const VEHICLES = ['HH-TK 412', 'H-KW 2201', 'HB-TS 88', 'MS Rheinstrom', 'Kesselwagenzug 47110', 'HRO-T 903', 'L-TK 550', 'DU-MT 17'];
+
+export function generateMovements(input: MovementInput): MovementRows {
+  const g = generator(input.seed);
+  const { mandant } = input;
+  const out: MovementRows = { einlieferungen: [], ablieferungen: [], bestaende: [] };
+  // Each location carries two or three products; tank farms and depots hold far more than filling stations.
+  const pairs = input.standorte.flatMap((s) => {
+    const kapazitaet = /Tankstelle/.test(s.name) ? g.int(40, 80) * 1000 : g.int(400, 900) * 1000;
+    return g.sample(input.produkte, g.int(2, 3)).map((p) => ({ s, p, kapazitaet, bestand: Math.round(kapazitaet * 0.5) }));
+  });
+  const pairDays = pairs.length * input.days;
+  const chance = Math.min(0.9, input.perDirection / pairDays);
+  let nrIn = 0;
+  let nrOut = 0;
+  const start = input.today.getTime() - input.days * DAY;
+  for (let day = 0; day <= input.days; day++) {
+    const date = new Date(start + day * DAY);
+    const age = input.days - day;
+    for (const pair of pairs) {
+      const { s, p } = pair;
+      const gruppe = isProduktgruppe(p.produktgruppe) ? p.produktgruppe : 'diesel';
+      const delivery = (nr: string, litres: number) => {
+        // Some partners invoice by weight: then the quantity is the same litres in kilograms.
+        const einheit: Einheit = g.int(1, 10) === 1 ? 'kg' : 'L';
+        const menge = einheit === 'L' ? String(litres) : umrechnen(litres, 'L', 'kg', gruppe);
+        const partner = g.pick(input.partner);
+        return {
+          mandant, nr, typ: null, biogehalt: p.biogehalt, menge, einheit, datum: iso(date), status: statusFor(age, g.int(0, 99) / 100),
+          manuelle_eingabe: g.int(1, 5) === 1, partner_nr: partner.nr, partner_version: partner.version, standort_nr: s.nr,
+          standort_version: s.version, produkt_nr: p.nr, produkt_version: p.version, produktgruppe: gruppe,
+          contract_number: g.int(1, 3) === 1 ? null : `K-${date.getUTCFullYear()}-${String(g.int(1, 80)).padStart(3, '0')}`,
+          incoterm: g.pick(['DAP', 'FCA', 'EXW', 'CPT', null]), vehicle_name: g.pick(VEHICLES), kommentar: null,
+          storniert: g.int(1, 25) === 1,
+        };
+      };
+      if (g.int(0, 9999) / 10000 < chance && pair.bestand < pair.kapazitaet * 0.8) {
+        const litres = Math.min(pair.kapazitaet - pair.bestand, g.int(Math.round(pair.kapazitaet * 0.05), Math.round(pair.kapazitaet * 0.3)));
+        const row = { ...delivery(`EL-${String(++nrIn).padStart(6, '0')}`, litres), typ: g.pick(['Zukauf', 'Zukauf', 'Umlagerung']) };
+        if (!row.storniert) pair.bestand += litres;
+        out.einlieferungen.push(row);
+      }
+      if (g.int(0, 9999) / 10000 < chance && pair.bestand > pair.kapazitaet * 0.15) {
+        const litres = Math.min(pair.bestand, g.int(Math.round(pair.kapazitaet * 0.03), Math.round(pair.kapazitaet * 0.2)));
+        const row = { ...delivery(`AL-${String(++nrOut).padStart(6, '0')}`, litres), typ: g.pick(['Verkauf', 'Verkauf', 'Umlagerung']) };
+        if (!row.storniert) pair.bestand -= litres;
+        out.ablieferungen.push(row);
+      }
+      if (age < input.stockDays) {
+        out.bestaende.push({
+          mandant, datum: iso(date), standort_nr: s.nr, produkt_nr: p.nr, volumen: String(pair.bestand),
+          fuellstand: ((pair.bestand / pair.kapazitaet) * 100).toFixed(2),
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Version 1 of freshly inserted records, built from the rows themselves (no second read). */
+function firstVersionsOf<T extends Record<string, unknown>>(store: VersionedStore<T>, rows: Row[], at: Date) {
+  return rows.map((row) => {
+    const record = store.fromRow({ ...row, version: 1, updated_at: at.toISOString() }) as Row;
+    const changes = Object.keys(store.spec.fields).filter((f) => record[f] != null && record[f] !== '').map((f) => ({ field: f, before: null, after: record[f] }));
+    return { mandant: row.mandant, nr: row.nr, version: 1, data: JSON.stringify(record), changes: JSON.stringify(changes), benutzer_id: null, at };
+  });
+}
+
+/** Inserts in chunks (one statement per chunk; PostgreSQL limits the parameters of one statement). */
+export async function insertChunked(trx: Knex | Knex.Transaction, table: string, rows: Row[], size = 500) {
+  for (let i = 0; i < rows.length; i += size) await trx(table).insert(rows.slice(i, i + size));
+}
+
+/** The master data a tenant's movement data refers to: active records at their current version. */
+export async function masterOf(trx: Knex | Knex.Transaction, mandant: string) {
+  const active = (table: string, columns: string[]) => trx(table).where({ mandant, status: 'aktiv' }).orderBy('nr').select(['nr', 'version', ...columns]);
+  return {
+    standorte: (await active('standorte', ['name'])) as Standort[],
+    produkte: (await active('produkte', ['produktgruppe', 'biogehalt'])) as Produkt[],
+    partner: (await active('tauschpartner', [])) as Master[],
+  };
+}
+
+/** Writes generated movement data with version 1 of every record and moves the stock numbering on. */
+export async function writeMovements(trx: Knex | Knex.Transaction, rows: MovementRows, at: Date) {
+  await insertChunked(trx, 'einlieferungen', rows.einlieferungen);
+  await insertChunked(trx, 'einlieferungen_versionen', firstVersionsOf(einlieferungConfig.store, rows.einlieferungen, at));
+  await insertChunked(trx, 'ablieferungen', rows.ablieferungen);
+  await insertChunked(trx, 'ablieferungen_versionen', firstVersionsOf(ablieferungConfig.store, rows.ablieferungen, at));
+  if (rows.bestaende.length) {
+    // Numbers from the sequence: reserve a block, then number the rows within it.
+    const { rows: [{ first }] } = await trx.raw("select nextval('bestaende_nr_seq') as first");
+    await trx.raw("select setval('bestaende_nr_seq', ?)", [Number(first) + rows.bestaende.length - 1]);
+    const numbered = rows.bestaende.map((b, i) => ({ ...b, nr: String(Number(first) + i) }));
+    await insertChunked(trx, 'bestaende', numbered);
+    await insertChunked(trx, 'bestaende_versionen', firstVersionsOf(bestandStore, numbered, at));
+  }
+}
+
+/** Demo movement data for each tenant that has none yet. */
+export async function seedBewegungsdaten(trx: Knex.Transaction, mandanten: string[], today = new Date()): Promise<void> {
+  for (const [i, mandant] of mandanten.entries()) {
+    if (await trx('einlieferungen').where({ mandant }).first('nr')) continue;
+    const master = await masterOf(trx, mandant);
+    if (!master.standorte.length || !master.produkte.length || !master.partner.length) continue;
+    const rows = generateMovements({
+      mandant, today, days: 182, stockDays: 90, perDirection: 320, seed: 20261123 + i,
+      // Six locations with two or three products each: enough to fill every list, small enough to seed fast.
+      standorte: master.standorte.slice(0, 6), produkte: master.produkte, partner: master.partner,
+    });
+    await writeMovements(trx, rows, today);
+  }
+}

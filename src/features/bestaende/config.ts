@@ -1,0 +1,108 @@
+// Bestände (stock): the volume of one product at one location on one day, with the tank's fill level. The
+// number is generated (the spec addresses a stock figure by id); there is one figure per location, product
+// and day: a second one for the same day is refused with a link to the existing one (docs/decisions.md).
+// Stock figures are corrected by editing them; they are not cancelled or deleted.
+import { z } from 'zod';
+import type { TenantScope } from '../../db/scope.js';
+import { VersionedStore, type Meta } from '../../db/versioned.js';
+import { HttpError, type FieldError } from '../../http/errors.js';
+import { date, decimal } from '../../http/fields.js';
+import type { ListDefinition } from '../../http/list.js';
+import type { EntityConfig } from '../../records/entity.js';
+import { MAX_MENGE } from '../bewegungsdaten/delivery.js';
+import { choicesOf, masterDataChoices, resolveNew, type ReferenceField } from '../bewegungsdaten/references.js';
+
+const reference = () => z.string({ error: 'validation.required' }).trim().min(1, 'validation.required').max(32, 'validation.tooLong');
+
+const BestandSchema = z.object({
+  datum: date({ required: true }),
+  standortNr: reference(),
+  produktNr: reference(),
+  volumen: decimal({ min: 0, max: MAX_MENGE, scale: 3, required: true }),
+  fuellstand: decimal({ min: 0, max: 100, scale: 2 }),
+});
+export type Bestand = z.infer<typeof BestandSchema>;
+
+export const bestandStore = new VersionedStore<Bestand>({
+  table: 'bestaende',
+  managedStatus: false,
+  fields: { datum: 'datum', standortNr: 'standort_nr', produktNr: 'produkt_nr', volumen: 'volumen', fuellstand: 'fuellstand' },
+});
+
+/** Location and product must exist (new ones active); one figure per location, product and day. */
+async function prepare(scope: TenantScope, input: Bestand, before: (Bestand & Meta) | null): Promise<Bestand> {
+  const errors: FieldError[] = [];
+  for (const field of ['standortNr', 'produktNr'] as ReferenceField[]) {
+    const nr = input[field as keyof Bestand] as string;
+    if (before && before[field as keyof Bestand] === nr) continue;
+    await resolveNew(scope, field, nr, errors);
+  }
+  const same = await scope.table('bestaende').where({ standort_nr: input.standortNr, produkt_nr: input.produktNr, datum: input.datum })
+    .modify((q) => (before ? q.whereNot('nr', before.nr) : q)).first('nr');
+  if (same) errors.push({ field: 'datum', message: 'bestaende:errors.duplicate', params: { nr: same.nr } });
+  if (errors.length) throw new HttpError(400, 'VALIDATION', 'errors.badRequest', errors);
+  return input;
+}
+
+const list: ListDefinition<Bestand & Meta> = {
+  id: 'bestaende',
+  columns: [
+    { key: 'nr', label: 'bestaende:fields.nr', sql: 'b.nr', href: (r, lang) => `/${lang}/bewegungsdaten/bestaende/${encodeURIComponent(r.nr)}` },
+    { key: 'datum', label: 'bestaende:fields.datum', sql: 'b.datum', kind: 'date' },
+    { key: 'standort', label: 'bewegungsdaten:fields.standort', sql: 'b.standort_nr' },
+    { key: 'produkt', label: 'bewegungsdaten:fields.produkt', sql: 'b.produkt_nr' },
+    { key: 'volumen', label: 'bestaende:fields.volumen', sql: 'b.volumen', kind: 'number', digits: 0, pageOnly: true },
+    { key: 'volumenExakt', label: 'bestaende:fields.volumen', kind: 'number', digits: 3, csvOnly: true },
+    { key: 'fuellstand', label: 'bestaende:fields.fuellstand', sql: 'b.fuellstand', kind: 'number', digits: 1 },
+  ],
+  filters: [
+    { key: 'von', label: 'bewegungsdaten:filters.von', kind: 'dateFrom', sql: 'b.datum' },
+    { key: 'bis', label: 'bewegungsdaten:filters.bis', kind: 'dateTo', sql: 'b.datum' },
+    { key: 'standortNr', label: 'bewegungsdaten:fields.standort', kind: 'select', sql: 'b.standort_nr', options: [] },
+    { key: 'produktNr', label: 'bewegungsdaten:fields.produkt', kind: 'select', sql: 'b.produkt_nr', options: [] },
+  ],
+  search: ['b.nr', 'b.standort_nr', 'b.produkt_nr'],
+  defaultSort: { key: 'datum', dir: 'desc' },
+  tieBreaker: 'b.nr',
+  query: (scope) =>
+    scope.atStandorte(
+      scope.table('bestaende', 'b')
+        .leftJoin('standorte as s', (j) => j.on('s.mandant', 'b.mandant').andOn('s.nr', 'b.standort_nr'))
+        .leftJoin('produkte as p', (j) => j.on('p.mandant', 'b.mandant').andOn('p.nr', 'b.produkt_nr'))
+        .select('b.*', 's.name as standort_name', 'p.name as produkt_name'),
+      'b.standort_nr',
+    ),
+  toRow: (row) => {
+    const b = bestandStore.fromRow(row);
+    return { ...b, volumenExakt: b.volumen, standort: `${b.standortNr} · ${row.standort_name ?? ''}`, produkt: `${b.produktNr} · ${row.produkt_name ?? ''}` };
+  },
+  choices: async (scope) => {
+    const { standortNr, produktNr } = await masterDataChoices(scope, { activeOnly: false });
+    return { standortNr, produktNr };
+  },
+};
+
+export const bestandConfig: EntityConfig<Bestand> = {
+  resource: 'bestaende',
+  path: 'bewegungsdaten/bestaende',
+  area: 'bestaende',
+  ns: 'bestaende',
+  store: bestandStore,
+  schema: BestandSchema,
+  list,
+  form: [
+    { name: 'datum', label: 'bestaende:fields.datum', kind: 'date', required: true },
+    { name: 'standortNr', label: 'bewegungsdaten:fields.standort', kind: 'select', required: true, choices: choicesOf('standortNr') },
+    { name: 'produktNr', label: 'bewegungsdaten:fields.produkt', kind: 'select', required: true, choices: choicesOf('produktNr') },
+    { name: 'volumen', label: 'bestaende:fields.volumen', kind: 'decimal', required: true, hint: 'bestaende:hints.volumen' },
+    { name: 'fuellstand', label: 'bestaende:fields.fuellstand', kind: 'decimal', hint: 'bestaende:hints.fuellstand' },
+  ],
+  lifecycle: 'fest',
+  createPath: 'create',
+  generateNr: async (scope) => String((await scope.knex.raw("select nextval('bestaende_nr_seq') as nr")).rows[0].nr),
+  standortOf: (r) => r.standortNr ?? null,
+  locatedBy: 'standortNr',
+  prepare,
+  badge: () => null,
+  referenced: async () => false,
+};

@@ -1,0 +1,277 @@
+// Inbound and outbound deliveries are the same kind of record: a quantity with its unit on a day, of a product,
+// with a partner, at a location, in a status, possibly cancelled. They differ only in the names the spec gives
+// three fields (entladeneMenge/unitOfMeasure/entladedatum versus menge/uomMenge/lieferdatum) and in what later
+// features hang on them. `deliveryEntity` declares one from those names; both tables share one column layout.
+//
+// Rules (spec sections 3–5): partner, location and product are chosen from master data and stored as number
+// plus version, so a delivery keeps showing them as they were; an unchanged reference keeps its version when
+// the delivery is edited. The product group must be the product's; an empty one (and an empty bio content)
+// is taken from the product. A completed or locked delivery cannot be changed. A cancelled one stays, marked,
+// and counts in no total.
+import { z } from 'zod';
+import type { TenantScope } from '../../db/scope.js';
+import { VersionedStore, type Meta } from '../../db/versioned.js';
+import { PRODUKTGRUPPEN } from '../../domain/fuels.js';
+import { EINHEITEN, inEinheitSql } from '../../domain/units.js';
+import { HttpError, type FieldError } from '../../http/errors.js';
+import { checkbox, choice, date, decimal, optionalChoice, optionalText } from '../../http/fields.js';
+import type { ListColumn, ListDefinition } from '../../http/list.js';
+import type { Area } from '../../permissions/index.js';
+import type { BadgeVariant, EntityConfig, FormField } from '../../records/entity.js';
+import { atVersion, choicesOf, masterDataChoices, REFERENCES, resolveNew, type ReferenceField } from './references.js';
+
+export const LIEFERSTATUS = ['open', 'inProgress', 'completed', 'locked'] as const;
+export type Lieferstatus = (typeof LIEFERSTATUS)[number];
+const STATUS_BADGE: Record<Lieferstatus, BadgeVariant> = { open: 'info', inProgress: 'warning', completed: 'success', locked: 'neutral' };
+
+/** Incoterms 2020. */
+export const INCOTERMS = ['EXW', 'FCA', 'CPT', 'CIP', 'DAP', 'DPU', 'DDP', 'FAS', 'FOB', 'CFR', 'CIF'] as const;
+
+/**
+ * More than the world moves in a year cannot be one delivery: about 4.5 billion tonnes of oil, some
+ * 5 · 10¹² litres. Anything above is a typing mistake (a date or a number pasted into the quantity).
+ */
+export const MAX_MENGE = 5_000_000_000_000;
+
+/** The spec's names of a delivery's quantity, unit and date fields. */
+export interface DeliveryNames {
+  menge: string;
+  einheit: string;
+  datum: string;
+}
+
+export interface DeliverySpec {
+  resource: 'einlieferungen' | 'ablieferungen';
+  area: Area;
+  names: DeliveryNames;
+}
+
+export type Delivery = Record<string, unknown> & {
+  partnerNr: string;
+  standortNr: string;
+  produktNr: string;
+  produktgruppe: string | null;
+  status?: Lieferstatus;
+  storniert?: boolean;
+};
+
+/** A flag that stays absent unless sent (an update without it leaves it as it was). */
+const optionalFlag = () => z.unknown().optional().transform((v) => (v === undefined || v === '' ? undefined : checkbox().parse(v)));
+
+/** Input of a delivery (form and API): its own fields; versions, manual entry and cancellation are set here. */
+export function deliverySchema(names: DeliveryNames) {
+  return z.object({
+    typ: optionalText(50),
+    biogehalt: decimal({ min: 0, max: 100, scale: 4 }),
+    [names.menge]: decimal({ min: 0.001, max: MAX_MENGE, scale: 3, required: true }),
+    [names.einheit]: choice(EINHEITEN),
+    [names.datum]: date({ required: true }),
+    status: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.enum(LIEFERSTATUS, { error: 'validation.invalid' }).optional()),
+    partnerNr: z.string({ error: 'validation.required' }).trim().min(1, 'validation.required').max(32, 'validation.tooLong'),
+    standortNr: z.string({ error: 'validation.required' }).trim().min(1, 'validation.required').max(32, 'validation.tooLong'),
+    produktNr: z.string({ error: 'validation.required' }).trim().min(1, 'validation.required').max(32, 'validation.tooLong'),
+    produktgruppe: optionalChoice(PRODUKTGRUPPEN),
+    contractNumber: optionalText(100),
+    incoterm: optionalChoice(INCOTERMS),
+    vehicleName: optionalText(100),
+    kommentar: optionalText(2000),
+    storniert: optionalFlag(),
+  }) as unknown as z.ZodType<Delivery>;
+}
+
+export function deliveryStore(spec: DeliverySpec) {
+  const { names } = spec;
+  return new VersionedStore<Delivery>({
+    table: spec.resource,
+    managedStatus: false,
+    fields: {
+      typ: 'typ', biogehalt: 'biogehalt', [names.menge]: 'menge', [names.einheit]: 'einheit', [names.datum]: 'datum', status: 'status',
+      manuelleEingabe: 'manuelle_eingabe', partnerNr: 'partner_nr', partnerVersion: 'partner_version', standortNr: 'standort_nr',
+      standortVersion: 'standort_version', produktNr: 'produkt_nr', produktVersion: 'produkt_version', produktgruppe: 'produktgruppe',
+      contractNumber: 'contract_number', incoterm: 'incoterm', vehicleName: 'vehicle_name', kommentar: 'kommentar', storniert: 'storniert',
+    } as Record<string, string> as VersionedStore<Delivery>['spec']['fields'],
+  });
+}
+
+/**
+ * Completes a delivery before it is stored: new references resolved to their current version (unchanged ones
+ * keep theirs), product group and bio content from the product, status open when not given. Every problem is
+ * reported at once, each naming its field.
+ */
+export async function prepareDelivery(scope: TenantScope, input: Delivery, before: (Delivery & Meta) | null): Promise<Delivery> {
+  const out: Delivery = { ...input };
+  const errors: FieldError[] = [];
+  let produkt: Record<string, unknown> | null = null;
+  for (const field of Object.keys(REFERENCES) as ReferenceField[]) {
+    const nr = input[field];
+    const versionField = REFERENCES[field].versionField;
+    if (before && before[field] === nr) {
+      out[versionField] = before[versionField];
+      if (field === 'produktNr') produkt = await atVersion(scope, field, nr, before[versionField] as number);
+      continue;
+    }
+    const row = await resolveNew(scope, field, nr, errors);
+    if (row) out[versionField] = row.version;
+    if (field === 'produktNr' && row) produkt = { produktgruppe: row.produktgruppe, biogehalt: row.biogehalt };
+  }
+  if (produkt) {
+    if (input.produktgruppe && input.produktgruppe !== produkt.produktgruppe) {
+      errors.push({ field: 'produktgruppe', message: 'bewegungsdaten:errors.produktgruppe', params: { gruppe: produkt.produktgruppe, produkt: input.produktNr } });
+    }
+    out.produktgruppe = produkt.produktgruppe as string;
+    if (out.biogehalt == null) out.biogehalt = produkt.biogehalt == null ? null : String(produkt.biogehalt);
+  }
+  if (!out.status) out.status = before?.status ?? 'open';
+  if (errors.length) throw new HttpError(400, 'VALIDATION', 'errors.badRequest', errors);
+  return out;
+}
+
+/** Completed and locked deliveries are final. */
+export function deliveryLockedReason(record: Delivery & Meta): string | null {
+  if (record.status === 'locked') return 'bewegungsdaten:locked.locked';
+  if (record.status === 'completed') return 'bewegungsdaten:locked.completed';
+  return null;
+}
+
+const statusOptions = LIEFERSTATUS.map((s) => ({ value: s, label: `bewegungsdaten:status.${s}` }));
+const gruppenOptions = PRODUKTGRUPPEN.map((g) => ({ value: g, label: `produkte:gruppen.${g}` }));
+
+/** The list: filters of the issue (date range, partner, location, product, group, status, cancelled) and the sums. */
+function deliveryList(spec: DeliverySpec, store: VersionedStore<Delivery>): ListDefinition<Delivery & Meta> {
+  const { names, resource } = spec;
+  const T = 'd';
+  // Partner, location and product: number · name, sorted by number.
+  const ref = (key: string, field: ReferenceField): ListColumn<Delivery & Meta> => ({
+    key, label: `bewegungsdaten:fields.${key}`, sql: `${T}.${REFERENCES[field].column}`,
+  });
+  const menge = { menge: `${T}.menge`, einheit: `${T}.einheit`, gruppe: `${T}.produktgruppe` };
+  return {
+    id: resource,
+    columns: [
+      { key: 'nr', label: 'stammdaten:fields.nr', sql: `${T}.nr`, href: (r, lang) => `/${lang}/bewegungsdaten/${resource}/${encodeURIComponent(r.nr)}` },
+      { key: names.datum, label: `${resource}:fields.${names.datum}`, sql: `${T}.datum`, kind: 'date' },
+      ref('partner', 'partnerNr'),
+      ref('standort', 'standortNr'),
+      ref('produkt', 'produktNr'),
+      { key: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', sql: `${T}.produktgruppe`, badge: (r) => ({ label: `produkte:gruppen.${r.produktgruppe}`, variant: 'info' }) },
+      // On screen to the litre, in the export exact.
+      { key: names.menge, label: `${resource}:fields.${names.menge}`, sql: `${T}.menge`, kind: 'number', digits: 0, pageOnly: true },
+      { key: `${names.menge}Exakt`, label: `${resource}:fields.${names.menge}`, kind: 'number', digits: 3, csvOnly: true },
+      { key: names.einheit, label: 'bewegungsdaten:fields.einheit', sql: `${T}.einheit` },
+      { key: 'biogehalt', label: 'bewegungsdaten:fields.biogehalt', sql: `${T}.biogehalt`, kind: 'number', digits: 2 },
+      { key: 'status', label: 'bewegungsdaten:fields.status', sql: `${T}.status`, badge: (r) => ({ label: `bewegungsdaten:status.${r.status}`, variant: STATUS_BADGE[r.status as Lieferstatus] ?? 'neutral' }) },
+      { key: 'storniert', label: 'bewegungsdaten:fields.storniert', sql: `${T}.storniert`, kind: 'boolean' },
+      { key: 'typ', label: 'bewegungsdaten:fields.typ', csvOnly: true },
+      { key: 'contractNumber', label: 'bewegungsdaten:fields.contractNumber', csvOnly: true },
+      { key: 'incoterm', label: 'bewegungsdaten:fields.incoterm', csvOnly: true },
+      { key: 'vehicleName', label: 'bewegungsdaten:fields.vehicleName', csvOnly: true },
+      { key: 'manuelleEingabe', label: 'bewegungsdaten:fields.manuelleEingabe', kind: 'boolean', csvOnly: true },
+      { key: 'kommentar', label: 'bewegungsdaten:fields.kommentar', csvOnly: true },
+    ],
+    filters: [
+      { key: 'von', label: 'bewegungsdaten:filters.von', kind: 'dateFrom', sql: `${T}.datum` },
+      { key: 'bis', label: 'bewegungsdaten:filters.bis', kind: 'dateTo', sql: `${T}.datum` },
+      { key: 'partnerNr', label: 'bewegungsdaten:fields.partner', kind: 'select', sql: `${T}.partner_nr`, options: [] },
+      { key: 'standortNr', label: 'bewegungsdaten:fields.standort', kind: 'select', sql: `${T}.standort_nr`, options: [] },
+      { key: 'produktNr', label: 'bewegungsdaten:fields.produkt', kind: 'select', sql: `${T}.produkt_nr`, options: [] },
+      { key: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', kind: 'select', sql: `${T}.produktgruppe`, options: gruppenOptions },
+      { key: 'status', label: 'bewegungsdaten:fields.status', kind: 'select', sql: `${T}.status`, options: statusOptions },
+      { key: 'storniert', label: 'bewegungsdaten:fields.storniert', kind: 'boolean', sql: `${T}.storniert` },
+    ],
+    search: [`${T}.nr`, `${T}.contract_number`, `${T}.vehicle_name`],
+    defaultSort: { key: names.datum, dir: 'desc' },
+    tieBreaker: `${T}.nr`,
+    // Names as the delivery saw them: from the version it refers to.
+    query: (scope) =>
+      scope.atStandorte(
+        scope.table(resource, T)
+          .leftJoin('tauschpartner_versionen as pv', (j) => j.on('pv.mandant', `${T}.mandant`).andOn('pv.nr', `${T}.partner_nr`).andOn('pv.version', `${T}.partner_version`))
+          .leftJoin('standorte_versionen as sv', (j) => j.on('sv.mandant', `${T}.mandant`).andOn('sv.nr', `${T}.standort_nr`).andOn('sv.version', `${T}.standort_version`))
+          .leftJoin('produkte_versionen as prv', (j) => j.on('prv.mandant', `${T}.mandant`).andOn('prv.nr', `${T}.produkt_nr`).andOn('prv.version', `${T}.produkt_version`))
+          .select(`${T}.*`, scope.knex.raw("pv.data->>'name' as partner_name, sv.data->>'name' as standort_name, prv.data->>'name' as produkt_name")),
+        `${T}.standort_nr`,
+      ),
+    toRow: (row) => {
+      const d = store.fromRow(row);
+      const label = (nr: unknown, name: unknown) => (name ? `${nr} · ${name}` : String(nr));
+      return {
+        ...d,
+        [`${names.menge}Exakt`]: d[names.menge],
+        partner: label(d.partnerNr, row.partner_name),
+        standort: label(d.standortNr, row.standort_name),
+        produkt: label(d.produktNr, row.produkt_name),
+      };
+    },
+    // Cancelled deliveries count in no total.
+    totals: [
+      { key: 'summeLiter', label: 'bewegungsdaten:totals.liter', sql: `sum(case when not ${T}.storniert then ${inEinheitSql('L', menge)} end)`, digits: 0 },
+      { key: 'summeKg', label: 'bewegungsdaten:totals.kg', sql: `sum(case when not ${T}.storniert then ${inEinheitSql('kg', menge)} end)`, digits: 0 },
+    ],
+    choices: (scope) => masterDataChoices(scope, { activeOnly: false }),
+  };
+}
+
+function deliveryForm(spec: DeliverySpec): FormField[] {
+  const { names, resource } = spec;
+  return [
+    { name: names.datum, label: `${resource}:fields.${names.datum}`, kind: 'date', required: true },
+    { name: 'status', label: 'bewegungsdaten:fields.status', kind: 'select', required: true, options: statusOptions },
+    { name: 'partnerNr', label: 'bewegungsdaten:fields.partner', kind: 'select', required: true, choices: choicesOf('partnerNr') },
+    { name: 'standortNr', label: 'bewegungsdaten:fields.standort', kind: 'select', required: true, choices: choicesOf('standortNr') },
+    { name: 'produktNr', label: 'bewegungsdaten:fields.produkt', kind: 'select', required: true, choices: choicesOf('produktNr') },
+    { name: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', kind: 'select', options: gruppenOptions, hint: 'bewegungsdaten:hints.produktgruppe' },
+    { name: names.menge, label: `${resource}:fields.${names.menge}`, kind: 'decimal', required: true },
+    { name: names.einheit, label: 'bewegungsdaten:fields.einheit', kind: 'select', required: true, options: EINHEITEN.map((u) => ({ value: u, label: `bewegungsdaten:einheiten.${u}` })) },
+    { name: 'biogehalt', label: 'bewegungsdaten:fields.biogehalt', kind: 'decimal', hint: 'bewegungsdaten:hints.biogehalt' },
+    { name: 'typ', label: 'bewegungsdaten:fields.typ', kind: 'text', maxLength: 50, hint: 'bewegungsdaten:hints.typ' },
+    { name: 'contractNumber', label: 'bewegungsdaten:fields.contractNumber', kind: 'text', maxLength: 100 },
+    { name: 'incoterm', label: 'bewegungsdaten:fields.incoterm', kind: 'select', options: INCOTERMS.map((i) => ({ value: i, label: `bewegungsdaten:incoterms.${i}` })) },
+    { name: 'vehicleName', label: 'bewegungsdaten:fields.vehicleName', kind: 'text', maxLength: 100 },
+    { name: 'kommentar', label: 'bewegungsdaten:fields.kommentar', kind: 'textarea', maxLength: 2000 },
+  ];
+}
+
+/** The references as the delivery saw them (name at the stored version), and whether the record changed since. */
+async function referenceView(scope: TenantScope, record: Delivery & Meta) {
+  return Promise.all((Object.keys(REFERENCES) as ReferenceField[]).map(async (field) => {
+    const nr = record[field] as string;
+    const version = record[REFERENCES[field].versionField] as number;
+    const then = await atVersion(scope, field, nr, version);
+    const current = await scope.table(REFERENCES[field].table).where({ nr }).first('version');
+    return { field, nr, version, name: (then?.name as string) ?? null, currentVersion: (current?.version as number) ?? null };
+  }));
+}
+
+/** The whole declaration of a delivery entity; einlieferungen/ablieferungen add their own hooks to it. */
+export function deliveryEntity(spec: DeliverySpec): EntityConfig<Delivery> {
+  const store = deliveryStore(spec);
+  return {
+    resource: spec.resource,
+    path: `bewegungsdaten/${spec.resource}`,
+    area: spec.area,
+    ns: spec.resource,
+    store,
+    schema: deliverySchema(spec.names),
+    list: deliveryList(spec, store),
+    form: deliveryForm(spec),
+    lifecycle: 'stornierbar',
+    onCreate: { manuelleEingabe: true },
+    defaults: { status: 'open', [spec.names.einheit]: 'L' },
+    standortOf: (r) => r.standortNr ?? null,
+    locatedBy: 'standortNr',
+    prepare: prepareDelivery,
+    lockedReason: deliveryLockedReason,
+    badge: (r) => ({ label: `bewegungsdaten:status.${r.status}`, variant: STATUS_BADGE[r.status as Lieferstatus] ?? 'neutral' }),
+    // Nothing refers to a delivery yet; certificates and collections will (then it must not be deleted), and a
+    // delivery is never deleted anyway: it is cancelled.
+    referenced: async () => false,
+    async detailLocals({ scope, record }) {
+      if (!record) return {};
+      return {
+        extraSection: '../bewegungsdaten/referenzen',
+        referenzen: await referenceView(scope, record),
+        manuelleEingabe: record.manuelleEingabe === true,
+      };
+    },
+  };
+}

@@ -1,0 +1,81 @@
+// What movement data refers to: partners, locations and products, by number and (for deliveries) version.
+// One place resolves a typed number to the master record, offers the choices of forms and filters, and tells
+// master data whether movement data still refers to it (then it cannot be deleted, only deactivated).
+import type { TenantScope } from '../../db/scope.js';
+import type { FieldError } from '../../http/errors.js';
+import type { ChoiceOptions } from '../../http/list.js';
+
+export const REFERENCES = {
+  partnerNr: { table: 'tauschpartner', column: 'partner_nr', versionField: 'partnerVersion', unknown: 'bewegungsdaten:errors.unknownPartner' },
+  standortNr: { table: 'standorte', column: 'standort_nr', versionField: 'standortVersion', unknown: 'bewegungsdaten:errors.unknownStandort' },
+  produktNr: { table: 'produkte', column: 'produkt_nr', versionField: 'produktVersion', unknown: 'bewegungsdaten:errors.unknownProdukt' },
+} as const;
+export type ReferenceField = keyof typeof REFERENCES;
+
+/** Tables of movement data and the references each holds. */
+const MOVEMENT_TABLES: { table: string; refs: ReferenceField[] }[] = [
+  { table: 'einlieferungen', refs: ['partnerNr', 'standortNr', 'produktNr'] },
+  { table: 'ablieferungen', refs: ['partnerNr', 'standortNr', 'produktNr'] },
+  { table: 'bestaende', refs: ['standortNr', 'produktNr'] },
+];
+
+export interface MasterRow {
+  nr: string;
+  version: number;
+  status: string;
+  name: string;
+  [column: string]: unknown;
+}
+
+/** The current master record of a number, or null. */
+export async function currentRecord(scope: TenantScope, field: ReferenceField, nr: string): Promise<MasterRow | null> {
+  return ((await scope.table(REFERENCES[field].table).where({ nr }).first()) as MasterRow | undefined) ?? null;
+}
+
+/**
+ * Resolves a newly chosen reference: it must exist and be active. Errors are pushed (named by field), so a
+ * form shows every unknown reference at once.
+ */
+export async function resolveNew(scope: TenantScope, field: ReferenceField, nr: string, errors: FieldError[]): Promise<MasterRow | null> {
+  const row = await currentRecord(scope, field, nr);
+  if (!row) errors.push({ field, message: REFERENCES[field].unknown, params: { nr } });
+  else if (row.status !== 'aktiv') errors.push({ field, message: 'bewegungsdaten:errors.inactive', params: { nr } });
+  return row && row.status === 'aktiv' ? row : null;
+}
+
+/** The master record as a delivery saw it (its stored version), from the versions table. */
+export async function atVersion(scope: TenantScope, field: ReferenceField, nr: string, version: number): Promise<Record<string, unknown> | null> {
+  const row = await scope.table(`${REFERENCES[field].table}_versionen`).where({ nr, version }).first('data');
+  if (!row) return null;
+  return (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as Record<string, unknown>;
+}
+
+/**
+ * Choices of partners, locations and products (number · name), in one query. Locations are limited to the
+ * scope's; `activeOnly` leaves out deactivated records (new entries), filters offer all (old entries).
+ */
+export async function masterDataChoices(scope: TenantScope, opts: { activeOnly: boolean }): Promise<Record<ReferenceField, ChoiceOptions>> {
+  const part = (field: ReferenceField) => {
+    const q = scope.table(REFERENCES[field].table).select(scope.knex.raw('? as field', [field]), 'nr', 'name');
+    if (opts.activeOnly) q.where('status', 'aktiv');
+    return field === 'standortNr' ? scope.atStandorte(q, 'nr') : q;
+  };
+  const rows = (await part('partnerNr').unionAll([part('standortNr'), part('produktNr')], true).orderBy([{ column: 'field' }, { column: 'nr' }])) as {
+    field: ReferenceField; nr: string; name: string;
+  }[];
+  const out: Record<ReferenceField, ChoiceOptions> = { partnerNr: [], standortNr: [], produktNr: [] };
+  for (const r of rows) out[r.field].push({ value: r.nr, label: `${r.nr} · ${r.name}`, raw: true });
+  return out;
+}
+
+/** Choices of one reference field, for a form's select. */
+export const choicesOf = (field: ReferenceField) => async (scope: TenantScope) => (await masterDataChoices(scope, { activeOnly: true }))[field];
+
+/** Does any movement data refer to this master record? (Then it may be deactivated but not deleted.) */
+export async function referencedByMovementData(scope: TenantScope, field: ReferenceField, nr: string): Promise<boolean> {
+  for (const { table, refs } of MOVEMENT_TABLES) {
+    if (!refs.includes(field)) continue;
+    if (await scope.table(table).where(REFERENCES[field].column, nr).first(scope.knex.raw('1 as x'))) return true;
+  }
+  return false;
+}

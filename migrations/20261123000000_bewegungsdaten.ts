@@ -74,8 +74,16 @@ export async function up(knex: Knex): Promise<void> {
   await delivery(knex, 'einlieferungen');
   await delivery(knex, 'ablieferungen');
 
-  // Stock of one product at one location on one day. Its number is generated (the spec addresses it by id).
-  await knex.raw('create sequence bestaende_nr_seq');
+  // Number ranges (Nummernkreise) per tenant, for records whose number the portal assigns: consecutive within
+  // a tenant, so no tenant learns from its numbers how many records others create (a global sequence would).
+  await knex.schema.createTable('nummernkreise', (t) => {
+    t.string('mandant', 32).notNullable().references('mandant').inTable('mandanten').onDelete('CASCADE');
+    t.string('kreis', 32).notNullable();
+    t.bigInteger('letzte').notNullable().defaultTo(0);
+    t.primary(['mandant', 'kreis']);
+  });
+
+  // Stock of one product at one location on one day. Its number is assigned from the tenant's number range.
   await knex.schema.createTable('bestaende', (t) => {
     t.string('mandant', 32).notNullable().references('mandant').inTable('mandanten').onDelete('CASCADE');
     t.string('nr', 32).notNullable();
@@ -102,5 +110,5 @@ export async function down(knex: Knex): Promise<void> {
     await knex.schema.dropTable(`${table}_versionen`);
     await knex.schema.dropTable(table);
   }
-  await knex.raw('drop sequence bestaende_nr_seq');
+  await knex.schema.dropTable('nummernkreise');
 }

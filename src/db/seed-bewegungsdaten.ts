@@ -12,6 +12,7 @@ import { umrechnen, type Einheit } from '../domain/units.js';
 import { ablieferungConfig } from '../features/ablieferungen/config.js';
 import { bestandStore } from '../features/bestaende/config.js';
 import { einlieferungConfig } from '../features/einlieferungen/config.js';
+import { reserveNumbers } from './numbers.js';
 import { generator } from './seed-stammdaten.js';
 import type { VersionedStore } from './versioned.js';
 
@@ -149,10 +150,9 @@ export async function writeMovements(trx: Knex | Knex.Transaction, rows: Movemen
   await insertChunked(trx, 'ablieferungen', rows.ablieferungen);
   await insertChunked(trx, 'ablieferungen_versionen', firstVersionsOf(ablieferungConfig.store, rows.ablieferungen, at));
   if (rows.bestaende.length) {
-    // Numbers from the sequence: reserve a block, then number the rows within it.
-    const { rows: [{ first }] } = await trx.raw("select nextval('bestaende_nr_seq') as first");
-    await trx.raw("select setval('bestaende_nr_seq', ?)", [Number(first) + rows.bestaende.length - 1]);
-    const numbered = rows.bestaende.map((b, i) => ({ ...b, nr: String(Number(first) + i) }));
+    // Numbers from the tenant's number range: reserve a block, then number the rows within it.
+    const last = await reserveNumbers(trx, String(rows.bestaende[0].mandant), 'bestaende', rows.bestaende.length);
+    const numbered = rows.bestaende.map((b, i) => ({ ...b, nr: String(last + i + 1) }));
     await insertChunked(trx, 'bestaende', numbered);
     await insertChunked(trx, 'bestaende_versionen', firstVersionsOf(bestandStore, numbered, at));
   }

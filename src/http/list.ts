@@ -22,6 +22,8 @@ export interface ListColumn<R> {
   kind?: ColumnKind;
   /** Fraction digits of numbers. */
   digits?: number;
+  /** Text after a number on screen, e.g. its unit ("24.000 L"). */
+  suffix?: (row: R) => string | null;
   /** Link of the cell (the first column usually links to the detail page). */
   href?: (row: R, lang: string) => string;
   /** A status badge instead of text: i18n key and variant. */
@@ -225,8 +227,10 @@ export function cellText<R>(col: ListColumn<R>, row: R, fmt: Formatter, t: (k: s
   const value = (row as Record<string, unknown>)[col.key];
   if (value == null) return '';
   switch (col.kind) {
-    case 'number':
-      return fmt.number(value as number | string, col.digits ?? 0);
+    case 'number': {
+      const suffix = col.suffix?.(row);
+      return fmt.number(value as number | string, col.digits ?? 0) + (suffix ? ` ${suffix}` : '');
+    }
     case 'date':
       return fmt.date(value as string);
     case 'datetime':

@@ -25,6 +25,9 @@ import type { EntityConfig } from './entity.js';
 const NrBody = z.object({ nr: recordNr() });
 const VersionField = z.coerce.number().int().min(1).optional();
 
+/** The form's summary above the fields: "fill in all required fields" when one is missing, else null (default). */
+const summaryOf = (err: unknown, req: Request) => (err instanceof HttpError && err.messageKey === 'errors.requiredFields' ? req.t(err.messageKey) : null);
+
 /** Input without the fields it did not mention, so an update changes only what was sent. */
 const mentioned = <T extends Record<string, unknown>>(data: T): T => Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)) as T;
 
@@ -67,7 +70,9 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
 
   /** Saves changed fields of a record; the location may only move within the user's locations. */
   async function updateRecord(req: Request, res: Response, scope: TenantScope, record: T & Meta, input: Partial<T>, basedOn: number | undefined) {
-    const fields = mentioned(await prepared(scope, mentioned(input as T), record));
+    // The checks see the whole record: what was sent over what is stored (a cancellation sends one field).
+    const stored = Object.fromEntries(Object.keys(cfg.store.spec.fields).map((f) => [f, record[f]])) as T;
+    const fields = mentioned(await prepared(scope, { ...stored, ...mentioned(input as T) }, record));
     if (cfg.standortOf && !scope.allowsStandort(cfg.standortOf({ ...record, ...fields }))) {
       throw new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: cfg.locatedBy ?? 'nr', message: 'stammdaten:errors.standortNotAllowed' }]);
     }
@@ -106,7 +111,8 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
         errors.push(...e.errors);
       }
     }
-    if (errors.length) throw new HttpError(400, 'VALIDATION', 'errors.badRequest', errors);
+    // A missing required field is named as the spec says: "Bitte füllen Sie alle Pflichtfelder aus".
+    if (errors.length) throw new HttpError(400, 'VALIDATION', errors.some((e) => e.message === 'validation.required') ? 'errors.requiredFields' : 'errors.badRequest', errors);
     return { ...mentioned(fields as T), ...(nr ? { nr } : {}) };
   }
 
@@ -197,7 +203,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
       const errors = formErrors(err, req);
       if (!errors) throw err;
       res.status(400);
-      await detailPage(req, res, { title: req.t(`${cfg.ns}:create`), record: null, values: req.body ?? {}, errors });
+      await detailPage(req, res, { title: req.t(`${cfg.ns}:create`), record: null, values: req.body ?? {}, errors, errorSummary: summaryOf(err, req) });
     }
   });
 
@@ -235,7 +241,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
       if (!errors) throw err;
       res.status(conflict ? 409 : 400);
       await detailPage(req, res, {
-        title: `${req.t(`${cfg.ns}:one`)} ${record.nr}`, record, values: req.body ?? {}, errors, conflict,
+        title: `${req.t(`${cfg.ns}:one`)} ${record.nr}`, record, values: req.body ?? {}, errors, conflict, errorSummary: summaryOf(err, req),
         history: await historyOf(scope, record.nr),
       });
     }

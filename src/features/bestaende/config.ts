@@ -1,8 +1,9 @@
 // Bestände (stock): the volume of one product at one location on one day, with the tank's fill level. The
-// number is generated (the spec addresses a stock figure by id); there is one figure per location, product
+// number comes from the tenant's number range (the spec addresses a stock figure by id); there is one figure per location, product
 // and day: a second one for the same day is refused with a link to the existing one (docs/decisions.md).
 // Stock figures are corrected by editing them; they are not cancelled or deleted.
 import { z } from 'zod';
+import { nextNumber } from '../../db/numbers.js';
 import type { TenantScope } from '../../db/scope.js';
 import { VersionedStore, type Meta } from '../../db/versioned.js';
 import { HttpError, type FieldError } from '../../http/errors.js';
@@ -99,7 +100,7 @@ export const bestandConfig: EntityConfig<Bestand> = {
   ],
   lifecycle: 'fest',
   createPath: 'create',
-  generateNr: async (scope) => String((await scope.knex.raw("select nextval('bestaende_nr_seq') as nr")).rows[0].nr),
+  generateNr: (scope) => nextNumber(scope, 'bestaende'),
   standortOf: (r) => r.standortNr ?? null,
   locatedBy: 'standortNr',
   prepare,

@@ -140,27 +140,34 @@ const gruppenOptions = PRODUKTGRUPPEN.map((g) => ({ value: g, label: `produkte:g
 function deliveryList(spec: DeliverySpec, store: VersionedStore<Delivery>): ListDefinition<Delivery & Meta> {
   const { names, resource } = spec;
   const T = 'd';
-  // Partner, location and product: number · name, sorted by number.
-  const ref = (key: string, field: ReferenceField): ListColumn<Delivery & Meta> => ({
-    key, label: `bewegungsdaten:fields.${key}`, sql: `${T}.${REFERENCES[field].column}`,
-  });
+  // Partner, location and product by name on screen (the filters choose them); numbers and names in the export.
+  const ref = (key: string, field: ReferenceField): ListColumn<Delivery & Meta>[] => [
+    { key: `${key}Name`, label: `bewegungsdaten:fields.${key}`, pageOnly: true },
+    { key: field, label: `bewegungsdaten:fields.${key}Nr`, csvOnly: true },
+    { key: `${key}Name`, label: `bewegungsdaten:fields.${key}Name`, csvOnly: true },
+  ];
   const menge = { menge: `${T}.menge`, einheit: `${T}.einheit`, gruppe: `${T}.produktgruppe` };
   return {
     id: resource,
     columns: [
       { key: 'nr', label: 'stammdaten:fields.nr', sql: `${T}.nr`, href: (r, lang) => `/${lang}/bewegungsdaten/${resource}/${encodeURIComponent(r.nr)}` },
       { key: names.datum, label: `${resource}:fields.${names.datum}`, sql: `${T}.datum`, kind: 'date' },
-      ref('partner', 'partnerNr'),
-      ref('standort', 'standortNr'),
-      ref('produkt', 'produktNr'),
-      { key: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', sql: `${T}.produktgruppe`, badge: (r) => ({ label: `produkte:gruppen.${r.produktgruppe}`, variant: 'info' }) },
-      // On screen to the litre, in the export exact.
-      { key: names.menge, label: `${resource}:fields.${names.menge}`, sql: `${T}.menge`, kind: 'number', digits: 0, pageOnly: true },
+      ...ref('partner', 'partnerNr'),
+      ...ref('standort', 'standortNr'),
+      ...ref('produkt', 'produktNr'),
+      // On screen to the litre with its unit, and a cancelled delivery marked in its status; the export has
+      // every field on its own, the quantity exact.
+      { key: names.menge, label: `${resource}:fields.${names.menge}`, sql: `${T}.menge`, kind: 'number', digits: 0, suffix: (r) => String(r[names.einheit]), pageOnly: true },
+      {
+        key: 'status', label: 'bewegungsdaten:fields.status', sql: `${T}.status`, pageOnly: true,
+        badge: (r) => (r.storniert ? { label: 'bewegungsdaten:storniert', variant: 'error' } : { label: `bewegungsdaten:status.${r.status}`, variant: STATUS_BADGE[r.status as Lieferstatus] ?? 'neutral' }),
+      },
+      { key: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', csvOnly: true, badge: (r) => ({ label: `produkte:gruppen.${r.produktgruppe}`, variant: 'info' }) },
       { key: `${names.menge}Exakt`, label: `${resource}:fields.${names.menge}`, kind: 'number', digits: 3, csvOnly: true },
-      { key: names.einheit, label: 'bewegungsdaten:fields.einheit', sql: `${T}.einheit` },
-      { key: 'biogehalt', label: 'bewegungsdaten:fields.biogehalt', sql: `${T}.biogehalt`, kind: 'number', digits: 2 },
-      { key: 'status', label: 'bewegungsdaten:fields.status', sql: `${T}.status`, badge: (r) => ({ label: `bewegungsdaten:status.${r.status}`, variant: STATUS_BADGE[r.status as Lieferstatus] ?? 'neutral' }) },
-      { key: 'storniert', label: 'bewegungsdaten:fields.storniert', sql: `${T}.storniert`, kind: 'boolean' },
+      { key: names.einheit, label: 'bewegungsdaten:fields.einheit', csvOnly: true },
+      { key: 'biogehalt', label: 'bewegungsdaten:fields.biogehalt', kind: 'number', digits: 2, csvOnly: true },
+      { key: 'statusCsv', label: 'bewegungsdaten:fields.status', csvOnly: true, badge: (r) => ({ label: `bewegungsdaten:status.${r.status}`, variant: 'neutral' }) },
+      { key: 'storniert', label: 'bewegungsdaten:fields.storniert', kind: 'boolean', csvOnly: true },
       { key: 'typ', label: 'bewegungsdaten:fields.typ', csvOnly: true },
       { key: 'contractNumber', label: 'bewegungsdaten:fields.contractNumber', csvOnly: true },
       { key: 'incoterm', label: 'bewegungsdaten:fields.incoterm', csvOnly: true },
@@ -193,19 +200,18 @@ function deliveryList(spec: DeliverySpec, store: VersionedStore<Delivery>): List
       ),
     toRow: (row) => {
       const d = store.fromRow(row);
-      const label = (nr: unknown, name: unknown) => (name ? `${nr} · ${name}` : String(nr));
       return {
         ...d,
         [`${names.menge}Exakt`]: d[names.menge],
-        partner: label(d.partnerNr, row.partner_name),
-        standort: label(d.standortNr, row.standort_name),
-        produkt: label(d.produktNr, row.produkt_name),
+        partnerName: row.partner_name ?? d.partnerNr,
+        standortName: row.standort_name ?? d.standortNr,
+        produktName: row.produkt_name ?? d.produktNr,
       };
     },
-    // Cancelled deliveries count in no total.
+    // Cancelled deliveries count in no total; the sum of nothing is 0.
     totals: [
-      { key: 'summeLiter', label: 'bewegungsdaten:totals.liter', sql: `sum(case when not ${T}.storniert then ${inEinheitSql('L', menge)} end)`, digits: 0 },
-      { key: 'summeKg', label: 'bewegungsdaten:totals.kg', sql: `sum(case when not ${T}.storniert then ${inEinheitSql('kg', menge)} end)`, digits: 0 },
+      { key: 'summeLiter', label: 'bewegungsdaten:totals.liter', sql: `coalesce(sum(case when not ${T}.storniert then ${inEinheitSql('L', menge)} end), 0)`, digits: 0 },
+      { key: 'summeKg', label: 'bewegungsdaten:totals.kg', sql: `coalesce(sum(case when not ${T}.storniert then ${inEinheitSql('kg', menge)} end), 0)`, digits: 0 },
     ],
     choices: (scope) => masterDataChoices(scope, { activeOnly: false }),
   };

@@ -91,7 +91,7 @@ export async function up(knex: Knex): Promise<void> {
     t.string('standort_nr', 32).notNullable();
     t.string('produkt_nr', 32).notNullable();
     t.decimal('volumen', 18, 3).notNullable(); // litres
-    t.decimal('fuellstand', 7, 4); // percent of the tank capacity
+    t.decimal('fuellstand', 5, 2); // percent of the tank capacity
     recordColumns(t, knex);
     t.primary(['mandant', 'nr']);
     t.unique(['mandant', 'standort_nr', 'produkt_nr', 'datum']);

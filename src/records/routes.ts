@@ -70,9 +70,10 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
 
   /** Saves changed fields of a record; the location may only move within the user's locations. */
   async function updateRecord(req: Request, res: Response, scope: TenantScope, record: T & Meta, input: Partial<T>, basedOn: number | undefined) {
-    // The checks see the whole record: what was sent over what is stored (a cancellation sends one field).
+    // The entity's checks see the whole record: what was sent over what is stored (a cancellation sends one
+    // field). Without checks only what was sent is saved.
     const stored = Object.fromEntries(Object.keys(cfg.store.spec.fields).map((f) => [f, record[f]])) as T;
-    const fields = mentioned(await prepared(scope, { ...stored, ...mentioned(input as T) }, record));
+    const fields = cfg.prepare ? mentioned(await cfg.prepare(scope, { ...stored, ...mentioned(input as T) }, record)) : mentioned(input as T);
     if (cfg.standortOf && !scope.allowsStandort(cfg.standortOf({ ...record, ...fields }))) {
       throw new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: cfg.locatedBy ?? 'nr', message: 'stammdaten:errors.standortNotAllowed' }]);
     }

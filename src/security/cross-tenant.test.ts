@@ -4,6 +4,10 @@
 // errors keep the contract's shape, and NORD's rows are byte-for-byte the same afterwards.
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextNumber } from '../db/numbers.js';
+import { TenantScope } from '../db/scope.js';
+import { BEWEGUNGSDATEN_ENTITIES } from '../features/bewegungsdaten/registry.js';
+import { STAMMDATEN_ENTITIES } from '../features/stammdaten/registry.js';
 import { createTestApp, type TestApp } from '../testing/app.js';
 import { apiRoutes, expectErrorShape, fillPath, isTenantExempt, paramNames, type ApiRoute } from './routes.js';
 
@@ -59,6 +63,8 @@ function nordValues(route: ApiRoute): { values: Record<string, string>; nord: st
   return { values, nord };
 }
 
+const RECORD_ENTITIES = [...STAMMDATEN_ENTITIES, ...BEWEGUNGSDATEN_ENTITIES];
+
 beforeAll(async () => {
   t = await createTestApp();
   const knex = t.db.knex;
@@ -101,6 +107,16 @@ beforeAll(async () => {
   const nordAdmin = { Authorization: adminToken, 'X-Mandant': 'NORD' };
   for (const [table, nr] of [...nordNr]) {
     if (!(await knex(table).where({ mandant: 'DEMO', nr }).first('nr'))) continue;
+    // Numbers the portal assigns (a stock figure's) cannot be chosen: NORD's range runs far ahead instead, and its
+    // record takes the next number from it.
+    if (RECORD_ENTITIES.find((e) => e.resource === table)?.generateNr) {
+      const far = `${await nextNumber(new TenantScope(knex, 'NORD'), table)}${'0'.repeat(6)}`;
+      await knex(table).where({ mandant: 'NORD', nr }).update({ nr: far });
+      await knex(`${table}_versionen`).where({ mandant: 'NORD', nr }).update({ nr: far });
+      nordNr.set(table, far);
+      ids.add(far);
+      continue;
+    }
     const got = await request(t.app).get(`/api/${table}/${encodeURIComponent(nr)}`).set(nordAdmin);
     expect(got.status, `GET NORD ${table} ${nr} as ADMIN`).toBe(200);
     const { version: _v, status: _s, updatedAt: _u, regeln: _r, ...copy } = got.body.data as Row;

@@ -27,7 +27,7 @@ describe('Bestände', () => {
       .send({ _csrf: csrfFrom(form.text), datum: daysAgo(200), standortNr: '1001', produktNr: 'P001', volumen: '250.000,5', fuellstand: '62,5' });
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe(`/de/bewegungsdaten/bestaende/${expectedNr}`);
-    expect(await t.db.knex('bestaende').where({ mandant: 'DEMO', nr: expectedNr }).first()).toMatchObject({ datum: daysAgo(200), volumen: '250000.500', fuellstand: '62.5000', standort_nr: '1001', produkt_nr: 'P001', version: 1 });
+    expect(await t.db.knex('bestaende').where({ mandant: 'DEMO', nr: expectedNr }).first()).toMatchObject({ datum: daysAgo(200), volumen: '250000.500', fuellstand: '62.50', standort_nr: '1001', produkt_nr: 'P001', version: 1 });
     // Another tenant's numbering is its own.
     expect(await lastNr('NORD')).toBe(nordBefore);
     const detail = await agent.get(res.headers.location);

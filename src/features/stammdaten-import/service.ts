@@ -111,7 +111,7 @@ function checkRow(cfg: Entity, header: HeaderMap, converters: Map<string, (v: st
   const defaults = Object.fromEntries(Object.entries(cfg.defaults ?? {}).filter(([k]) => !header.present.includes(k)));
   const parsed = cfg.schema.safeParse({ ...defaults, ...fieldInput });
   if (!parsed.success) {
-    for (const e of fieldErrors(parsed.error)) errors.push({ row, column: header.headerOf(e.field.split('.')[0]), message: e.message });
+    for (const e of fieldErrors(parsed.error)) errors.push({ row, column: header.headerOf(e.field.split('.')[0]), message: e.message, ...(e.params ? { params: e.params } : {}) });
   }
   const nrText = nr.success ? nr.data : String(input[NR] ?? '').trim();
   if (nr.success) {

@@ -37,7 +37,7 @@ export interface MovementInput {
   /** How many days back the deliveries reach, and the stock. */
   days: number;
   stockDays: number;
-  /** Deliveries in each direction, roughly. */
+  /** Deliveries in each direction (a few fewer if a tank is exactly empty or full when one falls due). */
   perDirection: number;
   standorte: Standort[];
   produkte: Produkt[];
@@ -69,52 +69,77 @@ export function generateMovements(input: MovementInput): MovementRows {
   // Each location carries two or three products; tank farms and depots hold far more than filling stations.
   const pairs = input.standorte.flatMap((s) => {
     const kapazitaet = /Tankstelle/.test(s.name) ? g.int(40, 80) * 1000 : g.int(400, 900) * 1000;
-    return g.sample(input.produkte, g.int(2, 3)).map((p) => ({ s, p, kapazitaet, bestand: Math.round(kapazitaet * 0.5) }));
+    return g.sample(input.produkte, g.int(2, 3)).map((p) => ({ s, p, kapazitaet, bestand: Math.round(kapazitaet * 0.5), carryIn: 0, carryOut: 0 }));
   });
-  const pairDays = pairs.length * input.days;
-  const chance = Math.min(0.9, input.perDirection / pairDays);
+  // Exactly `perDirection` deliveries each way, spread at random over the days and pairs.
+  const slots = pairs.length * (input.days + 1);
+  const countsIn = new Uint16Array(slots);
+  const countsOut = new Uint16Array(slots);
+  for (let k = 0; k < input.perDirection; k++) {
+    countsIn[g.int(0, slots - 1)]++;
+    countsOut[g.int(0, slots - 1)]++;
+  }
   let nrIn = 0;
   let nrOut = 0;
   const start = input.today.getTime() - input.days * DAY;
   for (let day = 0; day <= input.days; day++) {
     const date = new Date(start + day * DAY);
     const age = input.days - day;
-    for (const pair of pairs) {
-      const { s, p } = pair;
-      const gruppe = isProduktgruppe(p.produktgruppe) ? p.produktgruppe : 'diesel';
+    pairs.forEach((pair, p) => {
+      const { s, p: produkt } = pair;
+      const gruppe = isProduktgruppe(produkt.produktgruppe) ? produkt.produktgruppe : 'diesel';
       const delivery = (nr: string, litres: number) => {
         // Some partners invoice by weight: then the quantity is the same litres in kilograms.
         const einheit: Einheit = g.int(1, 10) === 1 ? 'kg' : 'L';
         const menge = einheit === 'L' ? String(litres) : umrechnen(litres, 'L', 'kg', gruppe);
         const partner = g.pick(input.partner);
         return {
-          mandant, nr, typ: null, biogehalt: p.biogehalt, menge, einheit, datum: iso(date), status: statusFor(age, g.int(0, 99) / 100),
+          mandant, nr, typ: null as string | null, biogehalt: produkt.biogehalt, menge, einheit, datum: iso(date), status: statusFor(age, g.int(0, 99) / 100),
           manuelle_eingabe: g.int(1, 5) === 1, partner_nr: partner.nr, partner_version: partner.version, standort_nr: s.nr,
-          standort_version: s.version, produkt_nr: p.nr, produkt_version: p.version, produktgruppe: gruppe,
+          standort_version: s.version, produkt_nr: produkt.nr, produkt_version: produkt.version, produktgruppe: gruppe,
           contract_number: g.int(1, 3) === 1 ? null : `K-${date.getUTCFullYear()}-${String(g.int(1, 80)).padStart(3, '0')}`,
           incoterm: g.pick(['DAP', 'FCA', 'EXW', 'CPT', null]), vehicle_name: g.pick(VEHICLES), kommentar: null,
           storniert: g.int(1, 25) === 1,
         };
       };
-      if (g.int(0, 9999) / 10000 < chance && pair.bestand < pair.kapazitaet * 0.8) {
-        const litres = Math.min(pair.kapazitaet - pair.bestand, g.int(Math.round(pair.kapazitaet * 0.05), Math.round(pair.kapazitaet * 0.3)));
+      // Sizes pull the tank back towards half full (larger inbound when low, larger outbound when high), and
+      // never to empty or full.
+      const size = (bias: number) => Math.round(pair.kapazitaet * (g.int(3, 20) / 100) * bias);
+      // A delivery that does not fit today (tank full or empty) comes on the next day instead.
+      const dueIn = countsIn[day * pairs.length + p] + pair.carryIn;
+      const dueOut = countsOut[day * pairs.length + p] + pair.carryOut;
+      pair.carryIn = 0;
+      pair.carryOut = 0;
+      for (let c = 0; c < dueIn; c++) {
+        const fill = pair.bestand / pair.kapazitaet;
+        // At most 90 % of the room, so a tank is never exactly full and the next delivery still fits.
+        const litres = Math.min(Math.floor((pair.kapazitaet - pair.bestand) * 0.9), size(1.5 - fill));
+        if (litres < 1) {
+          pair.carryIn++;
+          continue;
+        }
         const row = { ...delivery(`EL-${String(++nrIn).padStart(6, '0')}`, litres), typ: g.pick(['Zukauf', 'Zukauf', 'Umlagerung']) };
         if (!row.storniert) pair.bestand += litres;
         out.einlieferungen.push(row);
       }
-      if (g.int(0, 9999) / 10000 < chance && pair.bestand > pair.kapazitaet * 0.15) {
-        const litres = Math.min(pair.bestand, g.int(Math.round(pair.kapazitaet * 0.03), Math.round(pair.kapazitaet * 0.2)));
+      for (let c = 0; c < dueOut; c++) {
+        const fill = pair.bestand / pair.kapazitaet;
+        const litres = Math.min(Math.floor(pair.bestand * 0.9), size(0.5 + fill));
+        if (litres < 1) {
+          pair.carryOut++;
+          continue;
+        }
         const row = { ...delivery(`AL-${String(++nrOut).padStart(6, '0')}`, litres), typ: g.pick(['Verkauf', 'Verkauf', 'Umlagerung']) };
         if (!row.storniert) pair.bestand -= litres;
         out.ablieferungen.push(row);
       }
       if (age < input.stockDays) {
         out.bestaende.push({
-          mandant, datum: iso(date), standort_nr: s.nr, produkt_nr: p.nr, volumen: String(pair.bestand),
+          mandant, datum: iso(date), standort_nr: s.nr, produkt_nr: produkt.nr, volumen: String(pair.bestand),
           fuellstand: ((pair.bestand / pair.kapazitaet) * 100).toFixed(2),
         });
       }
-    }
+    });
   }
   return out;
 }

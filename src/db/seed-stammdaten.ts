@@ -198,18 +198,23 @@ export async function firstVersions<T extends Record<string, unknown>>(trx: Knex
   await trx(`${table}_versionen`).insert(versions).onConflict(['mandant', 'nr', 'version']).ignore();
 }
 
-export async function seedStammdaten(trx: Knex.Transaction): Promise<void> {
-  const standorte = Object.entries(STANDORTE).flatMap(([mandant, list]) =>
+/**
+ * Master data for the given tenants (default the demo tenants). A tenant without a list of its own (a
+ * benchmark tenant) gets DEMO's locations, under its own tenant id.
+ */
+export async function seedStammdaten(trx: Knex.Transaction, mandanten: string[] = Object.keys(STANDORTE)): Promise<void> {
+  const listOf = (mandant: string) => STANDORTE[mandant] ?? STANDORTE.DEMO;
+  const standorte = mandanten.map((m) => [m, listOf(m)] as const).flatMap(([mandant, list]) =>
     list.map(([nr, name, strasse, hausNr, plz, stadt, code, quota], i) => ({
       mandant, nr, name, strasse, haus_nr: hausNr, plz, stadt, land: 'Deutschland', code, anlage: `DE-${code}-${String(i + 1).padStart(4, '0')}`, quota,
     })),
   );
-  const produkte = Object.keys(STANDORTE).flatMap((mandant) =>
+  const produkte = mandanten.flatMap((mandant) =>
     PRODUKTE.map(([nr, name, produktgruppe, biogehalt, lcv, lcvEinheit, produkttyp, beschreibung, aktiv]) => ({
       mandant, nr, name, produktgruppe, biogehalt, lcv, lcv_einheit: lcvEinheit, produkttyp, beschreibung, status: aktiv ? 'aktiv' : 'inaktiv',
     })),
   );
-  const partner = Object.keys(STANDORTE).map((mandant, i) => partnersOf(mandant, STANDORTE[mandant].map(([nr]) => nr), 20261122 + i));
+  const partner = mandanten.map((mandant, i) => partnersOf(mandant, listOf(mandant).map(([nr]) => nr), 20261122 + i));
 
   await trx('standorte').insert(standorte).onConflict(['mandant', 'nr']).ignore();
   await trx('produkte').insert(produkte).onConflict(['mandant', 'nr']).ignore();

@@ -52,6 +52,9 @@ export function mountListApi<R>(router: Router, knex: Knex, declared: ListDefini
     const { state, errors } = parseListState(def, req.query as Record<string, unknown>, res.locals.currentUser?.settings.itemsPerPage ?? 10);
     if (errors.length) throw new HttpError(400, 'BAD_REQUEST', 'errors.badRequest', errors);
     const result = await fetchPage(def, scope, state);
-    res.json({ data: result.rows, total: result.total, page: result.page, pageSize: state.pageSize, ...(def.totals?.length ? { totals: result.totals } : {}) });
+    res.json({
+      data: result.rows, total: result.total, totalExact: result.totalExact, page: result.page, pageSize: state.pageSize,
+      ...(def.totals?.length ? { totals: result.totals } : {}),
+    });
   });
 }

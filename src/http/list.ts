@@ -50,7 +50,7 @@ export interface ListTotal {
   key: string;
   /** i18n key of the label. */
   label: string;
-  /** SQL aggregate, e.g. `sum(...)`. */
+  /** SQL value per row that is summed (null counts as nothing), e.g. the quantity in litres. */
   sql: string;
   digits?: number;
 }
@@ -92,6 +92,12 @@ export interface ListState {
 }
 
 export const MAX_PAGE_SIZE = 500;
+
+/**
+ * Lists count at most this many rows exactly; beyond it they say "more than 10,000" and leave out the sums
+ * (the CSV export has them), so a page never scans a big tenant's whole table to count it.
+ */
+export const COUNT_CAP = 10_000;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
@@ -180,29 +186,38 @@ function ordered<R>(def: ListDefinition<R>, qb: Knex.QueryBuilder, state: ListSt
 
 export interface PageResult<R> {
   rows: R[];
+  /** The number of rows the filters show, or COUNT_CAP when there are more (then `totalExact` is false). */
   total: number;
+  totalExact: boolean;
   page: number;
-  /** The list's sums (decimal strings, null when nothing is summed) by key. */
+  /** The list's sums (decimal strings) by key; null when more than COUNT_CAP rows would have to be summed. */
   totals: Record<string, string | null>;
 }
 
-/** Count and sums of everything the filters show, in one query. */
-async function countAndTotals<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState) {
-  const qb = filtered(def, scope, state).clearSelect().select(scope.knex.raw('count(*) as count'));
-  for (const t of def.totals ?? []) qb.select(scope.knex.raw(`${t.sql} as ??`, [t.key]));
-  const row = (await qb.first()) as Record<string, unknown> | undefined;
+const sumOf = (scope: TenantScope, t: ListTotal) => scope.knex.raw(`coalesce(sum(??), 0) as ??`, [t.key, t.key]);
+
+/** Count (up to COUNT_CAP + 1) and sums of what the filters show, in one query over at most that many rows. */
+async function countAndTotals<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, cap: number | null = COUNT_CAP) {
+  const inner = filtered(def, scope, state).clearSelect().select(scope.knex.raw('1 as one'));
+  for (const t of def.totals ?? []) inner.select(scope.knex.raw(`${t.sql} as ??`, [t.key]));
+  if (cap !== null) inner.limit(cap + 1);
+  const outer = scope.knex.from(inner.as('rows')).select(scope.knex.raw('count(*) as count'));
+  for (const t of def.totals ?? []) outer.select(sumOf(scope, t));
+  const row = (await outer.first()) as Record<string, unknown> | undefined;
+  const count = Number(row?.count ?? 0);
+  const totalExact = cap === null || count <= cap;
   const totals: Record<string, string | null> = {};
-  for (const t of def.totals ?? []) totals[t.key] = row?.[t.key] == null ? null : String(row[t.key]);
-  return { total: Number(row?.count ?? 0), totals };
+  for (const t of def.totals ?? []) totals[t.key] = totalExact && row?.[t.key] != null ? String(row[t.key]) : null;
+  return { total: totalExact ? count : cap!, totalExact, totals };
 }
 
-export async function fetchPage<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState): Promise<PageResult<R>> {
-  const { total, totals } = await countAndTotals(def, scope, state);
+export async function fetchPage<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, cap = COUNT_CAP): Promise<PageResult<R>> {
+  const { total, totalExact, totals } = await countAndTotals(def, scope, state, cap);
   // A page beyond the end shows the last page.
   const lastPage = Math.max(1, Math.ceil(total / state.pageSize));
   const page = Math.min(state.page, lastPage);
   const rows = await ordered(def, filtered(def, scope, state), state).limit(state.pageSize).offset((page - 1) * state.pageSize);
-  return { rows: rows.map((r: Record<string, unknown>) => def.toRow(r)), total, page, totals };
+  return { rows: rows.map((r: Record<string, unknown>) => def.toRow(r)), total, totalExact, page, totals };
 }
 
 /** The query string of a list state with some parts changed (for sort links, paging and the export). */
@@ -271,7 +286,7 @@ export async function streamCsv<R>(
   }
   // The sums after an empty line, each as label and value.
   if (def.totals?.length) {
-    const { totals } = await countAndTotals(def, scope, state);
+    const { totals } = await countAndTotals(def, scope, state, null);
     csv.write([]);
     for (const t of def.totals) csv.write([csvSafe(opts.t(t.label)), totals[t.key] == null ? '' : opts.fmt.number(totals[t.key]!, t.digits ?? 0)]);
   }
@@ -321,6 +336,7 @@ export function listView<R>(
     href: (page: number) => listHref(base, current, { page }),
     exportHref: listHref(base, current, { format: 'csv' }),
     cell: (row: R, col: { source: ListColumn<R> }) => cellText(col.source, row, fmt, t),
-    totals: (def.totals ?? []).map((x) => ({ label: t(x.label), value: result.totals[x.key] == null ? '–' : fmt.number(result.totals[x.key]!, x.digits ?? 0) })),
+    totalExact: result.totalExact,
+    totals: (def.totals ?? []).map((x) => ({ label: t(x.label), value: result.totals[x.key] == null ? null : fmt.number(result.totals[x.key]!, x.digits ?? 0) })),
   };
 }

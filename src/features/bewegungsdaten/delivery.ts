@@ -210,8 +210,8 @@ function deliveryList(spec: DeliverySpec, store: VersionedStore<Delivery>): List
     },
     // Cancelled deliveries count in no total; the sum of nothing is 0.
     totals: [
-      { key: 'summeLiter', label: 'bewegungsdaten:totals.liter', sql: `coalesce(sum(case when not ${T}.storniert then ${inEinheitSql('L', menge)} end), 0)`, digits: 0 },
-      { key: 'summeKg', label: 'bewegungsdaten:totals.kg', sql: `coalesce(sum(case when not ${T}.storniert then ${inEinheitSql('kg', menge)} end), 0)`, digits: 0 },
+      { key: 'summeLiter', label: 'bewegungsdaten:totals.liter', sql: `case when not ${T}.storniert then ${inEinheitSql('L', menge)} end`, digits: 0 },
+      { key: 'summeKg', label: 'bewegungsdaten:totals.kg', sql: `case when not ${T}.storniert then ${inEinheitSql('kg', menge)} end`, digits: 0 },
     ],
     choices: (scope) => masterDataChoices(scope, { activeOnly: false }),
   };

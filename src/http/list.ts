@@ -181,7 +181,9 @@ export function filtered<R>(def: ListDefinition<R>, scope: TenantScope, state: L
 
 function ordered<R>(def: ListDefinition<R>, qb: Knex.QueryBuilder, state: ListState): Knex.QueryBuilder {
   const col = def.columns.find((c) => c.key === state.sort.key && c.sql) ?? def.columns.find((c) => c.key === def.defaultSort.key)!;
-  return qb.orderByRaw(`${col.sql} ${state.sort.dir} nulls last, ${def.tieBreaker} ${state.sort.dir}`);
+  // PostgreSQL's own place for empty values (last ascending, first descending), so that one btree index on
+  // (mandant, column, key) serves both directions; "nulls last" both ways would force a sort of every row.
+  return qb.orderByRaw(`${col.sql} ${state.sort.dir}, ${def.tieBreaker} ${state.sort.dir}`);
 }
 
 export interface PageResult<R> {

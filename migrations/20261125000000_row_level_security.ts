@@ -16,6 +16,9 @@ import type { Knex } from 'knex';
 import { APP_ROLE, disableTenantRls, enableTenantRls, mandantTables, PLATFORM_TABLES } from '../src/db/rls.js';
 
 const BOOKKEEPING = ['knex_migrations', 'knex_migrations_lock'];
+/** Platform tables that only sign-in and the account services (working as the owner) touch. */
+const NOT_FOR_TENANT_WORK = ['sessions', 'rate_limits', 'einstellungen'];
+const USER_COLUMNS = ['id', 'login', 'email', 'vorname', 'nachname', 'status', 'admin_kz', 'support_kz', 'mfa_enabled', 'created_at', 'updated_at'];
 
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
@@ -38,10 +41,14 @@ export async function up(knex: Knex): Promise<void> {
     exception when unique_violation then null;
     end $$`);
 
-  // Only what the app needs: the data, never the schema or the migration bookkeeping.
+  // Only what the app needs for tenant work: the data, never the schema, the migration bookkeeping, sessions
+  // or users' secrets.
   await knex.raw(`grant usage on schema ${await schema(knex)} to ${APP_ROLE}`);
   await knex.raw(`grant select, insert, update, delete on all tables in schema ${await schema(knex)} to ${APP_ROLE}`);
-  for (const table of BOOKKEEPING) await knex.raw(`revoke all on ?? from ${APP_ROLE}`, [table]);
+  for (const table of [...BOOKKEEPING, ...NOT_FOR_TENANT_WORK]) await knex.raw(`revoke all on ?? from ${APP_ROLE}`, [table]);
+  // Tenant data names its users (versions, members): their public columns, never secrets.
+  await knex.raw(`revoke all on benutzer from ${APP_ROLE}`);
+  await knex.raw(`grant select (${USER_COLUMNS.join(', ')}) on benutzer to ${APP_ROLE}`);
   await knex.raw(`grant usage, select on all sequences in schema ${await schema(knex)} to ${APP_ROLE}`);
   // Tables and sequences created later by the same owner get the same grants.
   await knex.raw(`alter default privileges in schema ${await schema(knex)} grant select, insert, update, delete on tables to ${APP_ROLE}`);

@@ -128,7 +128,7 @@ describe('the app role', () => {
     expect(await knex('standorte').where({ mandant: 'NORD', nr: nord.nr }).first()).toEqual(nord);
   });
 
-  it('is no superuser, has no BYPASSRLS, owns nothing and cannot switch the policies off', async () => {
+  it('is no superuser, has no BYPASSRLS, owns nothing, cannot switch the policies off nor read secrets', async () => {
     const { rows } = await knex.raw('select rolsuper, rolbypassrls, rolcanlogin from pg_roles where rolname = ?', [APP_ROLE]);
     expect(rows).toEqual([{ rolsuper: false, rolbypassrls: false, rolcanlogin: false }]);
     const owned = await knex.raw(`select count(*)::int as n from pg_class where relowner = (select oid from pg_roles where rolname = ?)`, [APP_ROLE]);
@@ -136,8 +136,11 @@ describe('the app role', () => {
     for (const statement of ['alter table standorte disable row level security', 'alter table standorte no force row level security', 'drop policy tenant_isolation on standorte']) {
       await expect(as(APP_ROLE, 'DEMO', (trx) => trx.raw(statement)), statement).rejects.toThrow(/must be (the )?owner/);
     }
-    // Nor can it read the migration bookkeeping.
-    await expect(as(APP_ROLE, 'DEMO', (trx) => trx('knex_migrations').first())).rejects.toThrow(/permission denied/);
+    // Nor can it read the migration bookkeeping, sessions or users' secrets; users' names it may.
+    for (const query of ['select * from knex_migrations', 'select * from sessions', 'select password_hash from benutzer', 'select mfa_secret from benutzer', 'update benutzer set admin_kz = true']) {
+      await expect(as(APP_ROLE, 'DEMO', (trx) => trx.raw(query)), query).rejects.toThrow(/permission denied/);
+    }
+    expect(await as(APP_ROLE, 'DEMO', async (trx) => (await trx('benutzer').where({ login: 'ADMIN' }).first('login', 'vorname'))?.login)).toBe('ADMIN');
   });
 });
 

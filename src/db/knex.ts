@@ -21,6 +21,7 @@ export interface Database {
   kind: DbKind;
 }
 
+// knex's client classes are untyped JavaScript: this is the part of them used here.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyClient = new (...args: any[]) => {
   transaction(container: unknown, config?: Record<string, unknown>, outerTx?: unknown): KnexTransactionInternals;
@@ -35,9 +36,11 @@ interface KnexTransactionInternals {
 const BEGIN_WITH_SETTINGS = 'BEGIN; ';
 
 /**
- * The client extended as described at the top. `transaction()` and `acquireConnection()` are knex's own
- * client methods (knex-pglite overrides them the same way); the transaction's `begin(conn)` is what knex
- * calls to open it, and `BEGIN; select set_config(…)` without parameters travels as one simple query.
+ * The client extended as described at the top, as a subclass, because knex builds each transaction's client
+ * from the class (an instance patch would not reach it; knex-pglite extends the pg client the same way).
+ * `transaction()`, `acquireConnection()` and `_query()` are the client's own methods; `begin(conn)` is what a
+ * knex transaction calls to open itself. `BEGIN; select set_config(…)` without parameters travels as one
+ * simple query on pg, and through exec() on PGlite.
  */
 function tenantAware<C extends AnyClient>(Base: C, kind: DbKind): C {
   return class extends Base {

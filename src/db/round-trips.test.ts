@@ -73,7 +73,7 @@ describe('round trips', () => {
     expect(rows.length).toBeGreaterThan(20);
     expect(rows.filter((r) => r.status >= 500)).toEqual([]);
     expect(rows.filter((r) => r.begins > 1), 'pages whose tenant reads took more than one transaction').toEqual([]);
-    // The master-data lists: session, user, BEGIN with the settings, count, rows, COMMIT.
-    for (const r of rows.filter((x) => /^\/api\/(produkte|standorte|tauschpartner)$/.test(x.path))) expect(r.queries, r.path).toBe(6);
+    // The master-data lists: session, user, BEGIN with the settings, count, rows, COMMIT (at most).
+    for (const r of rows.filter((x) => /^\/api\/(produkte|standorte|tauschpartner)$/.test(x.path))) expect(r.queries, r.path).toBeLessThanOrEqual(6);
   });
 });

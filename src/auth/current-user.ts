@@ -67,9 +67,10 @@ export async function loadCurrentUser(knex: Knex, id: number): Promise<CurrentUs
         where bm.benutzer_id = b.id and m.status = 'active'), '[]'::json) as mandanten`),
       knex.raw(`coalesce((select json_agg(json_build_object('mandant', r.mandant, 'typ', r.typ, 'standortNr', r.standort_nr) order by r.mandant, r.typ)
         from rollen r where r.benutzer_id = b.id), '[]'::json) as rollen`),
+      // Location names are tenant data under row-level security: the database function reads each of the
+      // user's tenants with that tenant set (migrations/20261125000000_row_level_security.ts).
       knex.raw(`coalesce((select json_agg(json_build_object('mandant', s.mandant, 'nr', s.nr, 'name', s.name) order by s.mandant, s.nr)
-        from benutzer_standorte bs join standorte s on s.mandant = bs.mandant and s.nr = bs.standort_nr
-        where bs.benutzer_id = b.id), '[]'::json) as standorte`),
+        from benutzer_standorte_namen(b.id) s), '[]'::json) as standorte`),
       knex.raw(`(select e.data from einstellungen e where e.benutzer_id = b.id and e.typ = 1) as settings`),
     );
   if (!row) return null;

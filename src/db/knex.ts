@@ -1,10 +1,18 @@
 // One knex instance per process: real PostgreSQL through `pg`, or embedded PGlite when DATABASE_URL is unset.
+// Both clients are extended in two ways for tenant isolation (src/db/rls.ts, src/db/scope.ts):
+// - a transaction opened for a tenant sends its settings (app role and tenant) in the same round trip as BEGIN;
+// - a query on the base connection while a tenant transaction is open in the same flow of control fails at
+//   once: on PGlite's single connection it would wait for that transaction forever, on PostgreSQL it would
+//   silently run outside it.
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Config, DbKind } from '../config.js';
+import { TENANT_BEGIN, tenantSettingsSql } from './rls.js';
+import { insideTenantTransaction } from './scope.js';
 
 // Return NUMERIC and BIGINT as strings (exact decimals stay exact); counts are converted where read. A DATE is
 // a calendar day, not an instant: it stays the ISO text ("2025-12-31"), never a Date at some time zone's midnight.
@@ -17,10 +25,72 @@ export interface Database {
   kind: DbKind;
 }
 
+// knex's client classes are untyped JavaScript: this is the part of them used here.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyClient = new (...args: any[]) => {
+  transaction(container: unknown, config?: Record<string, unknown>, outerTx?: unknown): KnexTransactionInternals;
+  acquireConnection(): Promise<unknown>;
+  _query(connection: unknown, obj: { sql: string; bindings?: unknown[]; response?: unknown }): Promise<unknown>;
+};
+interface KnexTransactionInternals {
+  begin(conn: unknown): Promise<unknown>;
+  query(conn: unknown, sql: string): Promise<unknown>;
+}
+
+const BEGIN_WITH_SETTINGS = 'BEGIN; ';
+
+/**
+ * The client extended as described at the top, as a subclass, because knex builds each transaction's client
+ * from the class (an instance patch would not reach it; knex-pglite extends the pg client the same way).
+ * `transaction()`, `acquireConnection()` and `_query()` are the client's own methods; `begin(conn)` is what a
+ * knex transaction calls to open itself. `BEGIN; select set_config(…)` without parameters travels as one
+ * simple query on pg, and through exec() on PGlite.
+ */
+function tenantAware<C extends AnyClient>(Base: C, kind: DbKind): C {
+  return class extends Base {
+    /** Read by TenantScope (src/db/scope.ts): no separate settings statement needed. */
+    get settingsWithBegin() {
+      return true;
+    }
+
+    transaction(container: unknown, config?: Record<string, unknown>, outerTx?: unknown) {
+      const trx = super.transaction(container, config, outerTx);
+      const mandant = config?.[TENANT_BEGIN];
+      if (typeof mandant === 'string' && !outerTx) {
+        const sql = BEGIN_WITH_SETTINGS + tenantSettingsSql(mandant);
+        trx.begin = (conn) => trx.query(conn, sql);
+      }
+      return trx;
+    }
+
+    acquireConnection() {
+      if (insideTenantTransaction()) {
+        return Promise.reject(new Error('A query on the base connection inside TenantScope.transaction(): use the transaction (tx.table, tx.knex)'));
+      }
+      return super.acquireConnection();
+    }
+
+    _query(connection: unknown, obj: { sql: string; bindings?: unknown[]; response?: unknown }) {
+      // PGlite prepares every query, and a prepared statement holds one command: the two go through exec().
+      if (kind === 'pglite' && obj.sql.startsWith(BEGIN_WITH_SETTINGS) && !obj.bindings?.length) {
+        return (connection as { exec(sql: string): Promise<unknown[]> }).exec(obj.sql).then((results) => {
+          obj.response = { ...(results.at(-1) as object), affectedRows: 0 };
+          return obj;
+        });
+      }
+      return super._query(connection, obj);
+    }
+  };
+}
+
+const require = createRequire(import.meta.url);
+const PgClient = tenantAware(require('knex/lib/dialects/postgres/index.js') as AnyClient, 'postgres');
+const PgLiteClient = tenantAware(ClientPgLite as unknown as AnyClient, 'pglite');
+
 export function createDatabase(db: Config['db']): Database {
   if (db.kind === 'postgres') {
     const knex = knexFactory({
-      client: 'pg',
+      client: PgClient as unknown as Knex.Config['client'],
       connection: db.url,
       pool: { min: 0, max: 10 },
       acquireConnectionTimeout: 5000,
@@ -29,7 +99,7 @@ export function createDatabase(db: Config['db']): Database {
   }
   if (db.dir) mkdirSync(db.dir, { recursive: true });
   const knex = knexFactory({
-    client: ClientPgLite as unknown as Knex.Config['client'],
+    client: PgLiteClient as unknown as Knex.Config['client'],
     dialect: 'postgres',
     // `null` dir: in memory, used by the tests.
     connection: { pglite: new PGlite({ ...(db.dir ? { dataDir: db.dir } : {}), parsers: { [PG_DATE_OID]: (v: string) => v } }) },

@@ -5,7 +5,8 @@ import type { Knex } from 'knex';
 import type { TenantScope } from './scope.js';
 
 export async function nextNumber(scope: TenantScope, kreis: string): Promise<string> {
-  return String((await reserveNumbers(scope.knex, scope.mandant, kreis, 1)) + 1);
+  // In the scope's transaction: as the app role in this tenant, under row-level security.
+  return scope.transaction(async (tx) => String((await reserveNumbers(tx.knex, tx.mandant, kreis, 1)) + 1));
 }
 
 /** Reserves `count` numbers; returns the last number before them (the first reserved one is that + 1). */

@@ -1,26 +1,141 @@
 // The one place that scopes queries to the tenant (and, where a right is limited, to locations). Feature
 // repositories receive a TenantScope and never write `mandant` by hand, so they cannot forget it.
+//
+// The tenant is enforced twice: by the `where mandant = …` every query built here carries, and by the
+// database's row-level security (src/db/rls.ts), which TenantScope switches on by running every one of its
+// queries in a transaction that first sets the app role and the tenant (one statement, sent with BEGIN):
+// - inside scope.transaction() the settings are made once, at its start;
+// - a query awaited outside runs in a short transaction of its own; reads of one request that follow each
+//   other share one (TenantReads), writes get their own, so a failed write never takes reads with it;
+// - a TenantScope query inside another scope's transaction (same tenant) runs in that transaction, so two
+//   scopes never wait for each other's connection (PGlite has only one: that would be a deadlock).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
+import { applyTenantSettings, assertTenantId, TENANT_BEGIN } from './rls.js';
 
 export type StandortScope = 'all' | readonly string[];
 
+interface OpenTransaction {
+  trx: Knex.Transaction;
+  mandant: string;
+}
+
+const openTransaction = new AsyncLocalStorage<OpenTransaction>();
+
+/** Whether the caller runs inside TenantScope.transaction() (src/db/knex.ts refuses base-connection queries there). */
+export function insideTenantTransaction(): boolean {
+  return openTransaction.getStore() !== undefined;
+}
+
+const isTransaction = (knex: Knex | Knex.Transaction): knex is Knex.Transaction => (knex as Knex.Transaction).isTransaction === true;
+
+/** Whether BEGIN carries the settings (the clients of src/db/knex.ts); otherwise they are a statement of their own. */
+const settingsWithBegin = (knex: Knex) => (knex.client as { settingsWithBegin?: boolean }).settingsWithBegin === true;
+
+const tenantConfig = (mandant: string) => ({ [TENANT_BEGIN]: mandant }) as Knex.TransactionConfig;
+
+/** Runs `body` in a new transaction as the app role, in this tenant. */
+function beginTenant<R>(knex: Knex, mandant: string, body: (trx: Knex.Transaction) => Promise<R>): Promise<R> {
+  const withBegin = settingsWithBegin(knex);
+  return knex.transaction(async (trx) => {
+    if (!withBegin) await applyTenantSettings(trx, mandant);
+    return body(trx);
+  }, tenantConfig(mandant));
+}
+
+/** Opens a transaction as the app role, in this tenant, that the caller commits. */
+async function openTenant(knex: Knex, mandant: string): Promise<Knex.Transaction> {
+  const trx = await knex.transaction(tenantConfig(mandant));
+  if (!settingsWithBegin(knex)) {
+    await applyTenantSettings(trx, mandant).catch(async (err) => {
+      await trx.rollback().catch(() => {});
+      throw err;
+    });
+  }
+  return trx;
+}
+
+/**
+ * The tenant-scoped reads of one request (or of one scope) that follow one another share one transaction:
+ * the first opens it, and it is committed as soon as no read is running and the code that awaited the last
+ * one has moved on to something else (setImmediate: after the promise callbacks of the moment). So a list
+ * page's count and rows, or a detail page's record, history and related rows, cost one BEGIN (with the
+ * settings) and one COMMIT, and no connection is held while a request waits for anything but its reads.
+ */
+export class TenantReads {
+  private current: Promise<Knex.Transaction> | null = null;
+  private running = 0;
+  private closing: NodeJS.Immediate | null = null;
+
+  constructor(
+    private readonly knex: Knex,
+    readonly mandant: string,
+  ) {
+    assertTenantId(mandant);
+  }
+
+  async run<T>(execute: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    if (this.closing) {
+      clearImmediate(this.closing);
+      this.closing = null;
+    }
+    const opening = (this.current ??= openTenant(this.knex, this.mandant));
+    this.running += 1;
+    try {
+      return await execute(await opening);
+    } catch (err) {
+      // A failed statement aborts the transaction: the next read starts a new one.
+      if (this.current === opening) {
+        this.current = null;
+        void opening.then((trx) => trx.rollback()).catch(() => {});
+      }
+      throw err;
+    } finally {
+      this.running -= 1;
+      if (this.running === 0 && this.current && !this.closing) this.closing = setImmediate(() => this.close());
+    }
+  }
+
+  private close(): void {
+    this.closing = null;
+    const opening = this.current;
+    this.current = null;
+    // Only reads ran in it: a failed COMMIT loses nothing.
+    void opening?.then((trx) => trx.commit()).catch(() => {});
+  }
+}
+
+type Builder = Knex.QueryBuilder & { _method?: string; _single?: { lock?: unknown } };
+
+/** A select without a lock: may share the request's read transaction. Anything else gets its own. */
+function isPlainRead(qb: Builder): boolean {
+  return (qb._method === 'select' || qb._method === 'first' || qb._method === 'pluck') && !qb._single?.lock;
+}
+
 export class TenantScope {
+  private readonly reads: TenantReads | null;
+
   constructor(
     readonly knex: Knex | Knex.Transaction,
     readonly mandant: string,
     /** The locations whose rows this scope may see and change. */
     readonly standorte: StandortScope = 'all',
-  ) {}
+    /** Shared by the scopes of one request (src/http/tenant.ts); a scope of its own otherwise. */
+    reads?: TenantReads,
+  ) {
+    assertTenantId(mandant);
+    this.reads = isTransaction(knex) ? null : (reads ?? new TenantReads(knex, mandant));
+  }
 
   /** A query on a tenant-owned table, already limited to this tenant. `alias` names the table in joins. */
   table<T extends object = Record<string, unknown>>(name: string, alias = name): Knex.QueryBuilder<T> {
-    return this.knex<T>({ [alias]: name } as unknown as string).where(`${alias}.mandant`, this.mandant) as Knex.QueryBuilder<T>;
+    return this.bound(this.knex<T>({ [alias]: name } as unknown as string).where(`${alias}.mandant`, this.mandant) as Knex.QueryBuilder<T>);
   }
 
   /** Inserts rows into a tenant-owned table with this tenant filled in. */
   insert<T extends object>(name: string, rows: T | T[]) {
     const list = (Array.isArray(rows) ? rows : [rows]).map((r) => ({ ...r, mandant: this.mandant }));
-    return this.knex(name).insert(list);
+    return this.bound(this.knex(name).insert(list));
   }
 
   /** Limits a query to the permitted locations; `column` holds the location number. No locations: no rows. */
@@ -37,11 +152,63 @@ export class TenantScope {
   }
 
   withStandorte(standorte: StandortScope): TenantScope {
-    return new TenantScope(this.knex, this.mandant, standorte);
+    return new TenantScope(this.knex, this.mandant, standorte, this.reads ?? undefined);
   }
 
-  /** Runs `fn` in one transaction with the same scope. */
+  /** Runs `fn` in one transaction with the same scope, as the app role in this tenant (nested: a savepoint). */
   transaction<R>(fn: (scope: TenantScope) => Promise<R>): Promise<R> {
-    return (this.knex as Knex).transaction((trx) => fn(new TenantScope(trx, this.mandant, this.standorte)));
+    const body = (trx: Knex.Transaction) => openTransaction.run({ trx, mandant: this.mandant }, () => fn(new TenantScope(trx, this.mandant, this.standorte)));
+    if (isTransaction(this.knex)) return this.knex.transaction(body);
+    const open = this.openTransaction();
+    if (open) return open.transaction(body);
+    return beginTenant(this.knex, this.mandant, body);
+  }
+
+  /** The tenant transaction this code runs in, if any (it must be this tenant's). */
+  private openTransaction(): Knex.Transaction | undefined {
+    const open = openTransaction.getStore();
+    if (open && open.mandant !== this.mandant) throw new Error(`A ${this.mandant} query inside a ${open.mandant} transaction`);
+    return open?.trx;
+  }
+
+  /**
+   * A query that does not start at one tenant table (e.g. an aggregate over a subquery of `table()`), made to
+   * run as this tenant like the others. Its tables must still be filtered by `table()` inside.
+   */
+  scoped<Q extends Knex.QueryBuilder>(qb: Q): Q {
+    return this.bound(qb);
+  }
+
+  /**
+   * A query built on the base connection, made to run as described at the top when it is awaited. Queries
+   * built inside scope.transaction() (this.knex is the transaction) run there already.
+   */
+  private bound<Q extends Knex.QueryBuilder>(qb: Q): Q {
+    if (isTransaction(this.knex)) return qb;
+    const builder = qb as unknown as Builder;
+    // knex's own then(): compiles and runs the query on the builder's client (the transaction's, once transacting()).
+    const execute = builder.then as unknown as (this: Builder, ok: (v: unknown) => void, fail: (e: unknown) => void) => void;
+    const clone = builder.clone;
+    const runIn = (trx: Knex.Transaction) => new Promise<unknown>((ok, fail) => execute.call(builder.transacting(trx) as Builder, ok, fail));
+    const run = (): Promise<unknown> => {
+      try {
+        const open = this.openTransaction();
+        if (open) return runIn(open);
+        if (isPlainRead(builder) && this.reads) return this.reads.run(runIn);
+        return beginTenant(this.knex as Knex, this.mandant, runIn);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    };
+    const unsupported = () => {
+      throw new Error('Tenant queries stream only inside scope.transaction()');
+    };
+    Object.assign(builder, {
+      then: (ok?: (v: unknown) => unknown, fail?: (e: unknown) => unknown) => run().then(ok, fail),
+      clone: () => this.bound(clone.call(builder) as Q),
+      stream: unsupported,
+      pipe: unsupported,
+    });
+    return qb;
   }
 }

@@ -13,6 +13,7 @@ import { ablieferungConfig } from '../features/ablieferungen/config.js';
 import { bestandStore } from '../features/bestaende/config.js';
 import { einlieferungConfig } from '../features/einlieferungen/config.js';
 import { reserveNumbers } from './numbers.js';
+import { setTenant } from './rls.js';
 import { generator } from './seed-stammdaten.js';
 import type { VersionedStore } from './versioned.js';
 
@@ -186,6 +187,8 @@ export async function writeMovements(trx: Knex | Knex.Transaction, rows: Movemen
 /** Demo movement data for each tenant that has none yet. */
 export async function seedBewegungsdaten(trx: Knex.Transaction, mandanten: string[], today = new Date()): Promise<void> {
   for (const [i, mandant] of mandanten.entries()) {
+    // The tables are under row-level security, which binds the owner who seeds too.
+    await setTenant(trx, mandant);
     if (await trx('einlieferungen').where({ mandant }).first('nr')) continue;
     const master = await masterOf(trx, mandant);
     if (!master.standorte.length || !master.produkte.length || !master.partner.length) continue;

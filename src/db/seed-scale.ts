@@ -4,6 +4,7 @@
 // removes that tenant's movement data (and only that).
 import type { Knex } from 'knex';
 import { generateMovements, masterOf, writeMovements } from './seed-bewegungsdaten.js';
+import { setTenant } from './rls.js';
 import { seedStammdaten } from './seed-stammdaten.js';
 
 export interface ScaleOptions {
@@ -32,6 +33,7 @@ export async function seedScale(knex: Knex, opts: ScaleOptions): Promise<ScaleRe
   const result = await knex.transaction(async (trx) => {
     await trx('mandanten').insert({ mandant, name: `Lasttest ${mandant}` }).onConflict('mandant').ignore();
     await seedStammdaten(trx, [mandant]);
+    await setTenant(trx, mandant);
     if (await trx('einlieferungen').where({ mandant }).first('nr')) {
       if (!opts.replace) throw new ScaleRefused(`Mandant ${mandant} hat schon Bewegungsdaten; mit --replace werden (nur) sie ersetzt.`);
       for (const table of MOVEMENT_TABLES) await trx(table).where({ mandant }).delete();

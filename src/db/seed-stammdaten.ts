@@ -1,8 +1,9 @@
 // Demo master data for DEMO and NORD: about twelve locations each, 25 products over all six product groups and
 // 30 partners with a few rules each, plus version 1 of every seeded record (so no history is ever empty).
 // Everything is fixed data or drawn from a generator with a fixed seed: each run produces the same rows.
-// One insert per table, all existing rows left alone (idempotent).
+// One insert per table and tenant, all existing rows left alone (idempotent).
 import type { Knex } from 'knex';
+import { setTenant } from './rls.js';
 import type { VersionedStore } from './versioned.js';
 import { produktStore } from '../features/produkte/config.js';
 import { standortStore } from '../features/standorte/config.js';
@@ -200,36 +201,40 @@ export async function firstVersions<T extends Record<string, unknown>>(trx: Knex
 
 /**
  * Master data for the given tenants (default the demo tenants). A tenant without a list of its own (a
- * benchmark tenant) gets DEMO's locations, under its own tenant id.
+ * benchmark tenant) gets DEMO's locations, under its own tenant id. Tenant by tenant: the tables are under
+ * row-level security, which binds the owner who seeds too.
  */
 export async function seedStammdaten(trx: Knex.Transaction, mandanten: string[] = Object.keys(STANDORTE)): Promise<void> {
-  const listOf = (mandant: string) => STANDORTE[mandant] ?? STANDORTE.DEMO;
-  const standorte = mandanten.map((m) => [m, listOf(m)] as const).flatMap(([mandant, list]) =>
-    list.map(([nr, name, strasse, hausNr, plz, stadt, code, quota], i) => ({
-      mandant, nr, name, strasse, haus_nr: hausNr, plz, stadt, land: 'Deutschland', code, anlage: `DE-${code}-${String(i + 1).padStart(4, '0')}`, quota,
-    })),
-  );
-  const produkte = mandanten.flatMap((mandant) =>
-    PRODUKTE.map(([nr, name, produktgruppe, biogehalt, lcv, lcvEinheit, produkttyp, beschreibung, aktiv]) => ({
-      mandant, nr, name, produktgruppe, biogehalt, lcv, lcv_einheit: lcvEinheit, produkttyp, beschreibung, status: aktiv ? 'aktiv' : 'inaktiv',
-    })),
-  );
-  const partner = mandanten.map((mandant, i) => partnersOf(mandant, listOf(mandant).map(([nr]) => nr), 20261122 + i));
+  for (const [i, mandant] of mandanten.entries()) {
+    await setTenant(trx, mandant);
+    await seedTenant(trx, mandant, 20261122 + i);
+  }
+}
+
+async function seedTenant(trx: Knex.Transaction, mandant: string, seed: number): Promise<void> {
+  const list = STANDORTE[mandant] ?? STANDORTE.DEMO;
+  const standorte = list.map(([nr, name, strasse, hausNr, plz, stadt, code, quota], i) => ({
+    mandant, nr, name, strasse, haus_nr: hausNr, plz, stadt, land: 'Deutschland', code, anlage: `DE-${code}-${String(i + 1).padStart(4, '0')}`, quota,
+  }));
+  const produkte = PRODUKTE.map(([nr, name, produktgruppe, biogehalt, lcv, lcvEinheit, produkttyp, beschreibung, aktiv]) => ({
+    mandant, nr, name, produktgruppe, biogehalt, lcv, lcv_einheit: lcvEinheit, produkttyp, beschreibung, status: aktiv ? 'aktiv' : 'inaktiv',
+  }));
+  const partner = partnersOf(mandant, list.map(([nr]) => nr), seed);
 
   await trx('standorte').insert(standorte).onConflict(['mandant', 'nr']).ignore();
   await trx('produkte').insert(produkte).onConflict(['mandant', 'nr']).ignore();
   // Rules only for partners created now: a later run must not bring back rules a user deleted.
   const created: { mandant: string; nr: string }[] = await trx('tauschpartner')
-    .insert(partner.flatMap((p) => p.partners))
+    .insert(partner.partners)
     .onConflict(['mandant', 'nr'])
     .ignore()
     .returning(['mandant', 'nr']);
   const isNew = new Set(created.map((c) => `${c.mandant}|${c.nr}`));
-  const regeln = partner.flatMap((p) => p.regeln).filter((r) => isNew.has(`${r.mandant}|${r.partner_nr}`));
+  const regeln = partner.regeln.filter((r) => isNew.has(`${r.mandant}|${r.partner_nr}`));
   if (regeln.length) await trx('tauschpartner_regeln').insert(regeln);
 
   const keys = (rows: Row[]) => rows.map((r) => ({ mandant: String(r.mandant), nr: String(r.nr) }));
   await firstVersions(trx, standortStore, keys(standorte));
   await firstVersions(trx, produktStore, keys(produkte));
-  await firstVersions(trx, tauschpartnerStore, keys(partner.flatMap((p) => p.partners)));
+  await firstVersions(trx, tauschpartnerStore, keys(partner.partners));
 }

@@ -203,7 +203,7 @@ async function countAndTotals<R>(def: ListDefinition<R>, scope: TenantScope, sta
   const inner = filtered(def, scope, state).clearSelect().select(scope.knex.raw('1 as one'));
   for (const t of def.totals ?? []) inner.select(scope.knex.raw(`${t.sql} as ??`, [t.key]));
   if (cap !== null) inner.limit(cap + 1);
-  const outer = scope.knex.from(inner.as('rows')).select(scope.knex.raw('count(*) as count'));
+  const outer = scope.scoped(scope.knex.from(inner.as('rows')).select(scope.knex.raw('count(*) as count')));
   for (const t of def.totals ?? []) outer.select(sumOf(scope, t));
   const row = (await outer.first()) as Record<string, unknown> | undefined;
   const count = Number(row?.count ?? 0);

@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import { COUNTDOWN_AFTER_MS, SESSION_IDLE_MS } from '../config.js';
 import { createDatabase, type Database } from '../db/knex.js';
 import { migrateLatest } from '../db/migrate.js';
+import { assertTenantIsolation } from '../db/rls.js';
 import { seedDemo } from '../db/seed.js';
 import { createI18n } from '../http/i18n.js';
 
@@ -52,6 +53,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, clock?: Clo
   };
   const db = createDatabase(config.db);
   await migrateLatest(db.knex);
+  await assertTenantIsolation(db.knex);
   await seedDemo(db.knex);
   const i18n = await createI18n();
   // Unexpected errors stay quiet in tests unless DEBUG_ERRORS=1 (expected 500s are asserted, not printed).

@@ -11,6 +11,7 @@ const EnvSchema = z.object({
   SESSION_SECRET: z.string().min(32).optional(),
   NODE_ENV: z.enum(['production', 'test', 'development']).default('production'),
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   SSO_ISSUER: z.string().url().optional(),
   SSO_AUDIENCE: z.string().min(1).optional(),
   SSO_JWKS_URL: z.string().url().optional(),
@@ -43,6 +44,8 @@ export interface Config {
   /** Inactivity after which the header countdown appears (spec section 9: 30 s). */
   countdownAfterMs: number;
   sso: SsoConfig | null;
+  /** After SIGTERM, how long requests in flight may take before they are cut (and the exit code is 1). */
+  shutdownTimeoutMs: number;
 }
 
 export const SESSION_IDLE_MS = 1_800_000;
@@ -80,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     sessionIdleMs: SESSION_IDLE_MS,
     countdownAfterMs: COUNTDOWN_AFTER_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     sso: ssoConfigured
       ? {
           issuer: e.SSO_ISSUER!, audience: e.SSO_AUDIENCE!, jwksUrl: e.SSO_JWKS_URL,

@@ -48,6 +48,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, clock?: Clo
     sessionIdleMs: SESSION_IDLE_MS,
     countdownAfterMs: COUNTDOWN_AFTER_MS,
     sso: null,
+    shutdownTimeoutMs: 10_000,
     ...overrides,
   };
   const db = createDatabase(config.db);

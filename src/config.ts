@@ -61,13 +61,26 @@ function secretInDataFolder(dir: string): string {
   return secret;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
+function parse<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): z.infer<S> {
+  const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid configuration: ${problems}`);
   }
-  const e = parsed.data;
+  return parsed.data;
+}
+
+function dbOf(e: { DATABASE_URL?: string; PGLITE_DIR: string }): Config['db'] {
+  return e.DATABASE_URL ? { kind: 'postgres', url: e.DATABASE_URL } : { kind: 'pglite', dir: e.PGLITE_DIR };
+}
+
+/** Only which database: for the tools that handle the database alone (backup, restore) and need no secret. */
+export function loadDbConfig(env: NodeJS.ProcessEnv = process.env): Config['db'] {
+  return dbOf(parse(EnvSchema.pick({ DATABASE_URL: true, PGLITE_DIR: true }), env));
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const e = parse(EnvSchema, env);
   const ssoConfigured = Boolean(e.SSO_ISSUER || e.SSO_AUDIENCE || e.SSO_JWKS_URL || e.SSO_PUBLIC_KEY);
   if (ssoConfigured && !(e.SSO_ISSUER && e.SSO_AUDIENCE && (e.SSO_JWKS_URL || e.SSO_PUBLIC_KEY))) {
     throw new Error('Invalid configuration: SSO needs SSO_ISSUER, SSO_AUDIENCE and SSO_JWKS_URL or SSO_PUBLIC_KEY');
@@ -78,7 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     env: e.NODE_ENV,
-    db: e.DATABASE_URL ? { kind: 'postgres', url: e.DATABASE_URL } : { kind: 'pglite', dir: e.PGLITE_DIR },
+    db: dbOf(e),
     sessionSecret: e.SESSION_SECRET ?? secretInDataFolder(e.PGLITE_DIR),
     trustProxy: e.TRUST_PROXY,
     sessionIdleMs: SESSION_IDLE_MS,

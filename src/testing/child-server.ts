@@ -2,7 +2,7 @@
 // only a whole process shows: signals, exit codes, several processes sharing one database.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -18,13 +18,26 @@ export interface ChildServer {
   kill(): Promise<void>;
 }
 
+/** tsx's loader by its path, so that a tool can also run in another working directory. */
+const TSX = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+
 /** Runs a TypeScript entry point of src/cli with tsx, as the npm scripts do. */
-export function runTs(script: string, args: string[], env: Record<string, string | undefined>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, script), ...args], {
-    cwd: ROOT,
+export function runTs(script: string, args: string[], env: Record<string, string | undefined>, cwd = ROOT): ChildProcess {
+  return spawn(process.execPath, ['--import', TSX, path.join(ROOT, script), ...args], {
+    cwd,
     env: { ...process.env, TEST_DATABASE_URL: undefined, DATABASE_URL: undefined, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/** Runs a tool to its end: its exit code and what it printed. */
+export function runTool(script: string, args: string[], env: Record<string, string | undefined>, cwd = ROOT): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = runTs(script, args, env, cwd);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
 }
 
 /**

@@ -63,13 +63,16 @@ function expectRestored(restored: Snapshot, source: Snapshot) {
 const backupCli = (args: string[], env: Record<string, string | undefined>, cwd?: string) => runTool('src/cli/backup.ts', args, env, cwd);
 const restoreCli = (args: string[], env: Record<string, string | undefined>) => runTool('src/cli/restore.ts', args, env);
 
+// Each case runs the tools as processes and opens embedded databases: slow on a busy machine.
+const TOOLS_TIMEOUT_MS = 180_000;
+
 let work: string;
 beforeAll(() => {
   work = mkdtempSync(path.join(tmpdir(), 'portal-backup-'));
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-describe('embedded database (PGlite)', () => {
+describe('embedded database (PGlite)', { timeout: TOOLS_TIMEOUT_MS }, () => {
   let sourceDir: string;
   let source: Snapshot;
   let file: string;
@@ -78,7 +81,7 @@ describe('embedded database (PGlite)', () => {
     const db = createDatabase({ kind: 'pglite', dir: sourceDir });
     await seed(db);
     source = await snapshotOf(db);
-  });
+  }, TOOLS_TIMEOUT_MS);
 
   it('backs up to a timestamped file under ./backups and restores into an empty folder with every row', async () => {
     // What a real seeded database holds, so that the comparison below compares something.
@@ -149,7 +152,7 @@ describe('embedded database (PGlite)', () => {
   });
 });
 
-describe.skipIf(!PG)('PostgreSQL', () => {
+describe.skipIf(!PG)('PostgreSQL', { timeout: TOOLS_TIMEOUT_MS }, () => {
   const databases: { url: string; drop: () => Promise<void> }[] = [];
   let source: Snapshot;
   let sourceUrl: string;
@@ -163,7 +166,7 @@ describe.skipIf(!PG)('PostgreSQL', () => {
     const db = createDatabase({ kind: 'postgres', url: sourceUrl });
     await seed(db);
     source = await snapshotOf(db);
-  });
+  }, TOOLS_TIMEOUT_MS);
   afterAll(async () => {
     for (const d of databases) await d.drop();
   });

@@ -68,6 +68,7 @@ describe.skipIf(!PG)('database faults (PostgreSQL)', () => {
     expect(res.body).toEqual({ success: false, message, code: 'UNAVAILABLE', errors: [] });
   }
 
+  // "At once": well below the 4 s connect timeout, so the 503 comes from the refused connection, not a timeout.
   it('answers at once with 503 while the database is unreachable (page, API, health), and serves again when it is back', async () => {
     const agent = await signIn(app, 'TADMIN', 'Tadmin12345');
     // Connections sit idle in the pool when the database goes away: their error events must not crash anything.
@@ -79,7 +80,7 @@ describe.skipIf(!PG)('database faults (PostgreSQL)', () => {
     const health = await timed(() => request(app).get('/healthz'));
     expect(health.res.status).toBe(503);
     expect(health.res.body).toEqual({ status: 'unavailable', db: 'postgres' });
-    expect(health.ms).toBeLessThan(2000);
+    expect(health.ms).toBeLessThan(3000);
 
     const page = await timed(() => agent.get('/de/stammdaten/standorte'));
     expect(page.res.status).toBe(503);
@@ -87,14 +88,14 @@ describe.skipIf(!PG)('database faults (PostgreSQL)', () => {
     expect(page.res.text).toContain(UNAVAILABLE_DE);
     expect(page.res.text).toContain('Fehler 503');
     expect(page.res.text).not.toMatch(INTERNALS);
-    expect(page.ms).toBeLessThan(2000);
+    expect(page.ms).toBeLessThan(3000);
     const english = await agent.get('/en/stammdaten/standorte');
     expect(english.status).toBe(503);
     expect(english.text).toContain(UNAVAILABLE_EN);
 
     const api = await timed(() => request(app).get('/api/standorte').set(auth));
     expectUnavailableJson(api.res);
-    expect(api.ms).toBeLessThan(2000);
+    expect(api.ms).toBeLessThan(3000);
     expectUnavailableJson(await request(app).get('/api/standorte').set(auth).set('Accept-Language', 'en'), UNAVAILABLE_EN);
     expectUnavailableJson(await request(app).post('/api/v1/account/login').send({ login: 'USER', password: 'User12345' }));
 
@@ -112,8 +113,9 @@ describe.skipIf(!PG)('database faults (PostgreSQL)', () => {
     const [api, health] = await Promise.all([timed(() => request(app).get('/api/standorte').set(auth)), timed(() => request(app).get('/healthz'))]);
     expectUnavailableJson(api.res);
     expect(health.res.status).toBe(503);
-    // The connect timeout is 4 s, the pool's acquire timeout 5 s.
-    for (const { ms } of [api, health]) expect(ms).toBeLessThan(6500);
+    // The connect timeout is 4 s and the pool's acquire timeout 5 s (knex's default would be 60 s); the margin
+    // is for a busy machine.
+    for (const { ms } of [api, health]) expect(ms).toBeLessThan(10_000);
     proxy.restore();
     expect((await request(app).get('/api/standorte').set(auth)).status).toBe(200);
   });
@@ -165,10 +167,15 @@ describe.skipIf(!PG)('database faults (PostgreSQL)', () => {
     });
     afterAll(() => admin?.destroy());
 
-    /** Ends every session on this test file's own database (the app's and the verifying pool's), never others. */
+    /** Ends the app's sessions (those that came through the proxy) on this test file's own database, no others. */
     async function terminateAll(): Promise<number> {
+      const ports = proxy.upstreamPorts;
+      if (!ports.length) return 0;
       const database = new URL((t.config.db as { url: string }).url).pathname.slice(1);
-      const { rows } = await admin.raw('select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = ? and pid <> pg_backend_pid()', [database]);
+      const { rows } = await admin.raw(
+        'select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = ? and client_port = any(?::int[])',
+        [database, ports],
+      );
       return rows.length;
     }
 

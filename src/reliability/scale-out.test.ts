@@ -47,7 +47,10 @@ function browser() {
   };
 }
 
-describe.skipIf(!PG)('two app processes, one database', () => {
+// Whole server processes on a machine that may be busy.
+const PROCESS_TIMEOUT_MS = 180_000;
+
+describe.skipIf(!PG)('two app processes, one database', { timeout: PROCESS_TIMEOUT_MS }, () => {
   let a: ChildServer;
   let b: ChildServer;
   let database: { url: string; drop: () => Promise<void> };
@@ -60,13 +63,13 @@ describe.skipIf(!PG)('two app processes, one database', () => {
     const db = createDatabase({ kind: 'postgres', url: database.url });
     await seedDemo(db.knex);
     await db.knex.destroy();
-  });
+  }, PROCESS_TIMEOUT_MS);
   afterAll(async () => {
     for (const server of [a, b]) server?.child.kill('SIGTERM');
     const codes = await Promise.all([a?.exited, b?.exited]);
     await database?.drop();
     expect(codes).toEqual([0, 0]);
-  });
+  }, PROCESS_TIMEOUT_MS);
 
   it('continues a form sign-in made on A on B: pages, tenant choice and a form post with the CSRF token from A', async () => {
     const user = browser();

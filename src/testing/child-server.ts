@@ -44,7 +44,7 @@ export function runTool(script: string, args: string[], env: Record<string, stri
  * Starts the server with PORT=0 and waits for its "running at" line. `env` selects the database (PGLITE_DIR or
  * DATABASE_URL with SESSION_SECRET).
  */
-export async function startServer(env: Record<string, string | undefined>, startTimeoutMs = 90_000): Promise<ChildServer> {
+export async function startServer(env: Record<string, string | undefined>, startTimeoutMs = 150_000): Promise<ChildServer> {
   const child = runTs('src/cli/start.ts', [], { NODE_ENV: 'production', PORT: '0', ...env });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));

@@ -17,6 +17,7 @@ interface Trap {
 export class TcpProxy {
   private readonly server = net.createServer((client) => this.accept(client));
   private readonly sockets = new Set<net.Socket>();
+  private readonly upstreams = new Set<net.Socket>();
   private mode: Mode = 'open';
   private trap: Trap | null = null;
 
@@ -38,6 +39,11 @@ export class TcpProxy {
     url.hostname = '127.0.0.1';
     url.port = String(this.port);
     return url.toString();
+  }
+
+  /** The local ports of the proxy's connections to the server: the `client_port` the server sees for them. */
+  get upstreamPorts(): number[] {
+    return [...this.upstreams].map((s) => s.localPort).filter((p): p is number => p !== undefined);
   }
 
   cut(): void {
@@ -84,6 +90,8 @@ export class TcpProxy {
     if (this.mode === 'stall') return;
     const upstream = net.connect(this.target.port, this.target.host);
     this.track(upstream);
+    this.upstreams.add(upstream);
+    upstream.on('close', () => this.upstreams.delete(upstream));
     // One side closing closes the other, as a real connection would end.
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());

@@ -11,6 +11,7 @@ const EnvSchema = z.object({
   SESSION_SECRET: z.string().min(32).optional(),
   NODE_ENV: z.enum(['production', 'test', 'development']).default('production'),
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   SSO_ISSUER: z.string().url().optional(),
   SSO_AUDIENCE: z.string().min(1).optional(),
   SSO_JWKS_URL: z.string().url().optional(),
@@ -43,6 +44,8 @@ export interface Config {
   /** Inactivity after which the header countdown appears (spec section 9: 30 s). */
   countdownAfterMs: number;
   sso: SsoConfig | null;
+  /** After SIGTERM, how long requests in flight may take before they are cut (and the exit code is 1). */
+  shutdownTimeoutMs: number;
 }
 
 export const SESSION_IDLE_MS = 1_800_000;
@@ -58,13 +61,26 @@ function secretInDataFolder(dir: string): string {
   return secret;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
+function parse<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): z.infer<S> {
+  const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid configuration: ${problems}`);
   }
-  const e = parsed.data;
+  return parsed.data;
+}
+
+function dbOf(e: { DATABASE_URL?: string; PGLITE_DIR: string }): Config['db'] {
+  return e.DATABASE_URL ? { kind: 'postgres', url: e.DATABASE_URL } : { kind: 'pglite', dir: e.PGLITE_DIR };
+}
+
+/** Only which database: for the tools that handle the database alone (backup, restore) and need no secret. */
+export function loadDbConfig(env: NodeJS.ProcessEnv = process.env): Config['db'] {
+  return dbOf(parse(EnvSchema.pick({ DATABASE_URL: true, PGLITE_DIR: true }), env));
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const e = parse(EnvSchema, env);
   const ssoConfigured = Boolean(e.SSO_ISSUER || e.SSO_AUDIENCE || e.SSO_JWKS_URL || e.SSO_PUBLIC_KEY);
   if (ssoConfigured && !(e.SSO_ISSUER && e.SSO_AUDIENCE && (e.SSO_JWKS_URL || e.SSO_PUBLIC_KEY))) {
     throw new Error('Invalid configuration: SSO needs SSO_ISSUER, SSO_AUDIENCE and SSO_JWKS_URL or SSO_PUBLIC_KEY');
@@ -75,11 +91,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     env: e.NODE_ENV,
-    db: e.DATABASE_URL ? { kind: 'postgres', url: e.DATABASE_URL } : { kind: 'pglite', dir: e.PGLITE_DIR },
+    db: dbOf(e),
     sessionSecret: e.SESSION_SECRET ?? secretInDataFolder(e.PGLITE_DIR),
     trustProxy: e.TRUST_PROXY,
     sessionIdleMs: SESSION_IDLE_MS,
     countdownAfterMs: COUNTDOWN_AFTER_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     sso: ssoConfigured
       ? {
           issuer: e.SSO_ISSUER!, audience: e.SSO_AUDIENCE!, jwksUrl: e.SSO_JWKS_URL,

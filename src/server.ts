@@ -1,23 +1,87 @@
 // Listen and shut down gracefully, nothing else.
-import type { Server } from 'node:http';
+//
+// On SIGTERM or SIGINT: stop accepting connections, let the requests in flight finish, close the database pool,
+// exit 0 (the API contract). Keep-alive connections are closed as soon as they carry no request, so a browser's
+// open connection cannot hold the process; responses sent during the drain say `Connection: close`. Requests
+// still running after the drain timeout are cut, and the process exits 1 so that the cut shows in the logs.
+// A second signal cuts at once.
+import type { Server, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 
-export function listen(app: Express, port: number, onClose: () => Promise<void>): Promise<Server> {
-  return new Promise((resolve) => {
-    const server = app.listen(port, () => resolve(server));
-    let closing = false;
-    const shutdown = () => {
-      if (closing) return;
-      closing = true;
-      // Stop accepting, let requests in flight finish, then close the pool.
-      server.close(async () => {
-        await onClose().catch(() => {});
-        process.exit(0);
-      });
-      server.closeIdleConnections();
-      setTimeout(() => process.exit(0), 10_000).unref();
-    };
-    process.once('SIGTERM', shutdown);
-    process.once('SIGINT', shutdown);
+const POOL_CLOSE_TIMEOUT_MS = 5_000;
+
+export interface ListenOptions {
+  port: number;
+  /** How long requests in flight may take to finish after the signal. */
+  drainTimeoutMs: number;
+  /** Closes what the app holds (the database pool) once no request is left. */
+  onClose: () => Promise<void>;
+  log?: (message: string) => void;
+}
+
+export function listen(app: Express, options: ListenOptions): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    // Express calls back with the error when listening fails (port in use): a message, not a crash.
+    const server = app.listen(options.port, (err?: Error) => (err ? reject(err) : resolve(server)));
+    drainOnSignal(server, options);
   });
+}
+
+function drainOnSignal(server: Server, { drainTimeoutMs, onClose, log = console.log }: ListenOptions): void {
+  const inFlight = new Set<ServerResponse>();
+  let closing = false;
+  let exiting = false;
+
+  // Prepended, so that it runs before the app could send headers.
+  server.prependListener('request', (_req, res: ServerResponse) => {
+    inFlight.add(res);
+    if (closing) res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      inFlight.delete(res);
+      // The connection that carried it is idle now (unless it is closing anyway): let it go.
+      if (closing) server.closeIdleConnections();
+    });
+  });
+
+  /** Closes the pool and exits; whichever comes first (all finished, or the cut) decides the code. */
+  const exit = async (code: number) => {
+    if (exiting) return;
+    exiting = true;
+    process.exitCode = code;
+    // A pool that cannot close (a query that never returns) must not keep the process alive.
+    setTimeout(() => {
+      log('Closing the database pool timed out.');
+      process.exit(1);
+    }, POOL_CLOSE_TIMEOUT_MS).unref();
+    try {
+      await onClose();
+      log('Database pool closed.');
+    } catch (err) {
+      log(`Closing the database pool failed: ${err instanceof Error ? err.message : String(err)}`);
+      code = 1;
+    }
+    process.exit(code);
+  };
+
+  const cut = () => {
+    log(`Shutdown: cutting ${inFlight.size} request(s) still in flight.`);
+    void exit(1);
+    server.closeAllConnections();
+  };
+
+  const shutdown = (signal: string) => {
+    if (closing) return cut();
+    closing = true;
+    log(`${signal}: accepting no new connections, finishing ${inFlight.size} request(s) in flight.`);
+    for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+    const timer = setTimeout(cut, drainTimeoutMs);
+    server.close(() => {
+      clearTimeout(timer);
+      log('All requests finished.');
+      void exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
 }

@@ -15,7 +15,7 @@ async function main() {
     await build({ logLevel: 'warn' });
   }
   const { app, db } = await bootstrap(config, { seedIfEmpty: config.db.kind === 'pglite' });
-  const server = await listen(app, config.port, () => db.knex.destroy());
+  const server = await listen(app, { port: config.port, drainTimeoutMs: config.shutdownTimeoutMs, onClose: () => db.knex.destroy() });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   console.log(`Portal running at http://localhost:${port}/de/login (database: ${db.kind})`);

@@ -175,7 +175,7 @@ describe('start-up check', () => {
       await db.knex.destroy();
       const config: Config = {
         port: 0, env: 'test', db: { kind: 'pglite', dir }, sessionSecret: 'x'.repeat(32), trustProxy: 0,
-        sessionIdleMs: SESSION_IDLE_MS, countdownAfterMs: COUNTDOWN_AFTER_MS, sso: null,
+        sessionIdleMs: SESSION_IDLE_MS, countdownAfterMs: COUNTDOWN_AFTER_MS, sso: null, shutdownTimeoutMs: 10_000,
       };
       await expect(bootstrap(config, { seedIfEmpty: true })).rejects.toThrow(/Refusing to start[\s\S]*portal_app has BYPASSRLS/);
     } finally {

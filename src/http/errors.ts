@@ -1,6 +1,7 @@
 // One error type for everything a user can get wrong, and one handler that renders it as a translated page
 // (HTML) or as the contract's JSON error shape (/api). Never a stack trace in a response.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 
 export interface FieldError {
   field: string;
@@ -35,6 +36,9 @@ export function notFoundHandler(): RequestHandler {
   return (_req, _res, next) => next(notFound());
 }
 
+/** A database outage is usually over in seconds (failover, restart): clients may try again after this long. */
+const UNAVAILABLE_RETRY_S = 5;
+
 /** Errors thrown by body parsers and the like carry a status; map them to the contract's codes. */
 function normalise(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
@@ -47,7 +51,7 @@ function normalise(err: unknown): HttpError {
   if (status === 400 || e?.type === 'entity.parse.failed') return new HttpError(400, 'BAD_REQUEST', 'errors.badRequest');
   if (err instanceof URIError) return new HttpError(400, 'BAD_REQUEST', 'errors.badRequest');
   if (status && status >= 400 && status < 500) return new HttpError(status, 'BAD_REQUEST', 'errors.badRequest');
-  if ((err as { code?: string })?.code === 'DB_UNAVAILABLE') return new HttpError(503, 'UNAVAILABLE', 'errors.unavailable');
+  if (isDatabaseUnavailable(err)) return new HttpError(503, 'UNAVAILABLE', 'errors.unavailable', [], { retryAfter: UNAVAILABLE_RETRY_S });
   return new HttpError(500, 'INTERNAL', 'errors.internal');
 }
 
@@ -68,6 +72,9 @@ export function errorHandler(log: (err: unknown) => void): ErrorRequestHandler {
     res.locals.status = httpError.status;
     res.locals.message = message;
     res.locals.errors = errors;
+    // An error raised before the CSRF middleware ran (the session could not be loaded from a database that is
+    // down, a malformed URL) still gets the full page; its forms carry no token, and posting one is refused.
+    if (!Object.hasOwn(res.locals, 'csrfToken')) res.locals.csrfToken = '';
     res.page('errors/error', { title: message, status: httpError.status, message }).catch(() => {
       res.type('text/plain').send(message);
     });

@@ -20,7 +20,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-async function createPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A fresh database of its own on the server of `baseUrl`, and how to drop it. */
+export async function createPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = knexFactory({ client: 'pg', connection: baseUrl, pool: { min: 0, max: 1 } });
   await admin.raw(`create database ${name}`);
@@ -49,6 +50,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, clock?: Clo
     sessionIdleMs: SESSION_IDLE_MS,
     countdownAfterMs: COUNTDOWN_AFTER_MS,
     sso: null,
+    shutdownTimeoutMs: 10_000,
     ...overrides,
   };
   const db = createDatabase(config.db);

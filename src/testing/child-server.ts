@@ -1,0 +1,79 @@
+// Runs the real server (`npm start`'s src/cli/start.ts) as a child process on a free port, for tests of what
+// only a whole process shows: signals, exit codes, several processes sharing one database.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface ChildServer {
+  child: ChildProcess;
+  port: number;
+  url: string;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the exit code (null when killed by a signal) once the process has ended. */
+  exited: Promise<number | null>;
+  /** Kills the process if it still runs (cleanup after a failed test). */
+  kill(): Promise<void>;
+}
+
+/** tsx's loader by its path, so that a tool can also run in another working directory. */
+const TSX = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+
+/** Runs a TypeScript entry point of src/cli with tsx, as the npm scripts do. */
+export function runTs(script: string, args: string[], env: Record<string, string | undefined>, cwd = ROOT): ChildProcess {
+  return spawn(process.execPath, ['--import', TSX, path.join(ROOT, script), ...args], {
+    cwd,
+    env: { ...process.env, TEST_DATABASE_URL: undefined, DATABASE_URL: undefined, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Runs a tool to its end: its exit code and what it printed. */
+export function runTool(script: string, args: string[], env: Record<string, string | undefined>, cwd = ROOT): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = runTs(script, args, env, cwd);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/**
+ * Starts the server with PORT=0 and waits for its "running at" line. `env` selects the database (PGLITE_DIR or
+ * DATABASE_URL with SESSION_SECRET).
+ */
+export async function startServer(env: Record<string, string | undefined>, startTimeoutMs = 150_000): Promise<ChildServer> {
+  const child = runTs('src/cli/start.ts', [], { NODE_ENV: 'production', PORT: '0', ...env });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), startTimeoutMs);
+    const look = () => {
+      const match = output.match(/running at http:\/\/localhost:(\d+)\//);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout!.on('data', look);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before it started:\n${output}`));
+    });
+  });
+  return {
+    child,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    output: () => output,
+    exited,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}

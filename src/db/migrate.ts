@@ -23,7 +23,27 @@ const source: Knex.MigrationSource<string> = {
 
 export const migrationConfig: Knex.MigratorConfig = { migrationSource: source, tableName: 'knex_migrations' };
 
+/** Any number, the same in every process: the advisory lock that lets one instance migrate at a time. */
+const MIGRATION_LOCK = 7_358_221;
+
+/**
+ * Brings the schema up to date. Several instances starting at once against one PostgreSQL server take turns
+ * (a session advisory lock held on a connection of its own while the migrations run on others), so none of
+ * them trips over a half-created migrations table; the later ones find nothing left to do. The embedded
+ * database belongs to one process and has one connection: it migrates directly.
+ */
 export async function migrateLatest(knex: Knex): Promise<string[]> {
-  const [, applied] = await knex.migrate.latest(migrationConfig);
-  return applied as string[];
+  if ('pglite' in knex.client) return (await knex.migrate.latest(migrationConfig))[1] as string[];
+  const client = knex.client as { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<void> };
+  const connection = (await client.acquireConnection()) as { query(sql: string, values?: unknown[]): Promise<unknown> };
+  try {
+    await connection.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      return (await knex.migrate.latest(migrationConfig))[1] as string[];
+    } finally {
+      await connection.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    await client.releaseConnection(connection);
+  }
 }

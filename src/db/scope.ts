@@ -64,6 +64,8 @@ async function openTenant(knex: Knex, mandant: string): Promise<Knex.Transaction
  */
 export class TenantReads {
   private current: Promise<Knex.Transaction> | null = null;
+  /** The first error of each read transaction. */
+  private readonly failures = new WeakMap<Promise<Knex.Transaction>, unknown>();
   private running = 0;
   private closing: NodeJS.Immediate | null = null;
 
@@ -74,7 +76,7 @@ export class TenantReads {
     assertTenantId(mandant);
   }
 
-  async run<T>(execute: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  async run<T>(execute: (trx: Knex.Transaction) => Promise<T>, retried = false): Promise<T> {
     if (this.closing) {
       clearImmediate(this.closing);
       this.closing = null;
@@ -84,11 +86,21 @@ export class TenantReads {
     try {
       return await execute(await opening);
     } catch (err) {
-      // A failed statement aborts the transaction: the next read starts a new one.
+      // A failed statement aborts the transaction: the next read starts a new one. A read that ran in it at
+      // the same time then finds it ended ("Transaction query already complete"): it failed for the first
+      // one's reason (a connection that died, say), and reports that.
+      const first = this.failures.get(opening);
+      const ended = err instanceof Error && /already complete/.test(err.message);
+      if (first && ended) throw first;
+      if (!first) this.failures.set(opening, err);
       if (this.current === opening) {
         this.current = null;
         void opening.then((trx) => trx.rollback()).catch(() => {});
       }
+      // Ended with no read failing in it: its connection died while it waited. Reads can simply run again;
+      // if that one ends the same way, the database is going away (503, not a bug).
+      if (ended && !retried) return this.run(execute, true);
+      if (ended) throw new Error('Connection terminated: the read transaction ended under its reads', { cause: err });
       throw err;
     } finally {
       this.running -= 1;

@@ -95,7 +95,7 @@ describe('Produkte', () => {
       name: 'Pflichtfeld',
       produktgruppe: 'Ungültiger Wert',
       biogehalt: 'Keine gültige Zahl (z. B. 12,5 oder 12.5)',
-      lcv: 'Der Wert liegt außerhalb des erlaubten Bereichs',
+      lcv: 'Erlaubt sind Werte von 0 bis 1.000',
       lcvEinheit: 'Ungültiger Wert',
       produkttyp: 'Zu lang',
     });
@@ -103,7 +103,7 @@ describe('Produkte', () => {
 
     const more = await request(t.app).post('/api/produkte').set(admin).send({ nr: 'T101', name: 'X', biogehalt: '100,5', lcv: '35,12345', lcvEinheit: 'MJ/L' });
     expect(Object.fromEntries(more.body.errors.map((e: { field: string; message: string }) => [e.field, e.message]))).toEqual({
-      produktgruppe: 'Pflichtfeld', biogehalt: 'Der Wert liegt außerhalb des erlaubten Bereichs', lcv: 'Zu viele Nachkommastellen',
+      produktgruppe: 'Pflichtfeld', biogehalt: 'Erlaubt sind Werte von 0 bis 100', lcv: 'Zu viele Nachkommastellen',
     });
     expect(await row('T101')).toBeUndefined();
 

@@ -249,7 +249,7 @@ describe('Stammdaten-Import', () => {
     ]);
     const res = await previewApi(file, 'produkte.csv', 'produkte');
     expect(res.body.data.errors).toEqual([
-      { row: 4, column: 'Biogehalt (%)', message: 'Der Wert liegt außerhalb des erlaubten Bereichs' },
+      { row: 4, column: 'Biogehalt (%)', message: 'Erlaubt sind Werte von 0 bis 100' },
       { row: 5, column: 'Biogehalt (%)', message: 'Keine gültige Zahl (z. B. 12,5 oder 12.5)' },
     ]);
     const good = await previewApi(csv(file.toString().trim().split('\r\n').slice(0, 3)), 'produkte.csv', 'produkte');
@@ -263,7 +263,7 @@ describe('Stammdaten-Import', () => {
     const en = await request(t.app).get('/api/stammdaten-import/produkte/template').set({ ...(await auth()), 'Accept-Language': 'en' });
     expect(en.text.startsWith('\ufeffNumber,Name,Product group,')).toBe(true);
     const english = await previewApi(Buffer.from('nr,name,produktgruppe,biogehalt,lcv,lcvEinheit\r\nP-20,B7,Diesel,"1,234.5",35.9,MJ/L\r\nP-21,B7,Diesel,6.5,"35,9",MJ/L\r\n'), 'en.csv', 'produkte');
-    expect(english.body.data.errors).toEqual([{ row: 2, column: 'biogehalt', message: 'Der Wert liegt außerhalb des erlaubten Bereichs' }]);
+    expect(english.body.data.errors).toEqual([{ row: 2, column: 'biogehalt', message: 'Erlaubt sind Werte von 0 bis 100' }]);
     expect(english.body.data.counts).toEqual({ create: 1, update: 0, unchanged: 0, refused: 1 });
   });
 

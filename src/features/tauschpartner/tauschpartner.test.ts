@@ -224,7 +224,7 @@ describe('Rules of a partner', () => {
       biogehalt: 'Bitte geben Sie einen Biogehalt und/oder eine Biomenge an.', biomenge: 'Bitte geben Sie einen Biogehalt und/oder eine Biomenge an.',
     });
     expect(errorsOf((await post({ standortNr: '1003', prioritaet: '0', biogehalt: '100,5', biomenge: '-1' })).body)).toEqual({
-      prioritaet: 'Der Wert liegt außerhalb des erlaubten Bereichs', biogehalt: 'Der Wert liegt außerhalb des erlaubten Bereichs', biomenge: 'Der Wert liegt außerhalb des erlaubten Bereichs',
+      prioritaet: 'Erlaubt sind Werte von 1 bis 1.000.000', biogehalt: 'Erlaubt sind Werte von 0 bis 100', biomenge: 'Erlaubt sind Werte von 0 bis 999.999.999.999.999',
     });
     expect(errorsOf((await post({ standortNr: '1003', prioritaet: '1,5', biogehalt: '12,5,0' })).body)).toEqual({
       prioritaet: 'Zu viele Nachkommastellen', biogehalt: 'Keine gültige Zahl (z. B. 12,5 oder 12.5)',

@@ -46,3 +46,17 @@ export function csvDownload(res: Response, filename: string, content: string | B
   res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
   res.send(content);
 }
+
+/**
+ * The confirm button of a preview page: runs the commit and says how it went as a flash (the page shows the
+ * result after the redirect); a user's mistake (already saved, refused, stale) is a message, never an error page.
+ */
+export async function commitWithFlash(res: Response, run: () => Promise<unknown>): Promise<void> {
+  try {
+    await run();
+    res.flash('success', 'import:flash.committed');
+  } catch (err) {
+    if (!(err instanceof HttpError) || err.status >= 500 || err.status === 404) throw err;
+    res.flash(err.code === 'IMPORT_COMMITTED' ? 'info' : 'error', err.messageKey);
+  }
+}

@@ -5,21 +5,15 @@ import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../auth/passwords.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
+import { createUserWithRoles } from '../../testing/users.js';
 import { signIn } from '../../testing/session.js';
 import { defaultCode, exampleCsv } from './defaults.js';
 
 let t: TestApp;
 const PASSWORD = 'Import12345';
 
-async function createUser(login: string, rollen: { typ: number; standortNr: string | null }[]) {
-  const [{ id }] = await t.db.knex('benutzer')
-    .insert({ login, email: `${login.toLowerCase()}@demo-portal.example`, vorname: login, nachname: 'Test', password_hash: await hashPassword(PASSWORD) })
-    .returning('id');
-  await t.db.knex('benutzer_mandanten').insert({ mandant: 'DEMO', benutzer_id: id, admin_kz: false });
-  await t.db.knex('rollen').insert(rollen.map((r) => ({ mandant: 'DEMO', benutzer_id: id, typ: r.typ, standort_nr: r.standortNr })));
-}
+const createUser = (login: string, rollen: { typ: number; standortNr: string | null }[]) => createUserWithRoles(t.db.knex, login, PASSWORD, rollen);
 
 beforeAll(async () => {
   t = await createTestApp();

@@ -16,7 +16,7 @@ import { actorOf, tenantScope } from '../../http/tenant.js';
 import { fileError } from '../../import/file.js';
 import { errorInRow, errorSentence, STATUS_VARIANT, toSave, valueText } from '../../import/present.js';
 import { Token, type Translate } from '../../import/schema.js';
-import { csvDownload, receiveUpload } from '../../import/upload.js';
+import { commitWithFlash, csvDownload, receiveUpload } from '../../import/upload.js';
 import { IMPORT_AREAS } from '../../permissions/index.js';
 import { DELIVERY_NAMES } from '../bewegungsdaten/names.js';
 import { exampleCsv, exampleFilename } from './defaults.js';
@@ -274,13 +274,7 @@ export function bewegungsdatenImportRoutes(knex: Knex): Router {
     const token = tokenOf(req.params.token);
     const staging = await findImport(scopeOf(res), actor, token);
     const typ = typeFor(staging.entity, actor.principal);
-    try {
-      await commit(importScope(res, typ), actor, typ, token);
-      res.flash('success', 'import:flash.committed');
-    } catch (err) {
-      if (!(err instanceof HttpError) || err.status >= 500 || err.status === 404) throw err;
-      res.flash(err.code === 'IMPORT_COMMITTED' ? 'info' : 'error', err.messageKey);
-    }
+    await commitWithFlash(res, () => commit(importScope(res, typ), actor, typ, token));
     res.redirect(`${base(res)}/${token}`);
   });
 

@@ -11,7 +11,7 @@ import { fileError } from '../../import/file.js';
 import { errorInRow, errorSentence, STATUS_VARIANT, toSave, valueText } from '../../import/present.js';
 import { Token } from '../../import/schema.js';
 import { commit, entityFor, findImport, permittedEntities, preview, PREVIEW_ROWS } from './service.js';
-import { receiveUpload, translatorsOf } from '../../import/upload.js';
+import { commitWithFlash, receiveUpload, translatorsOf } from '../../import/upload.js';
 import { templateResponse } from './http.js';
 
 const PATH = 'stammdaten/import';
@@ -115,13 +115,7 @@ export function stammdatenImportRoutes(knex: Knex): Router {
     const token = tokenOf(req.params.token);
     const staging = await findImport(tenantScope(knex, res), actor, token);
     const cfg = entityFor(staging.entity, actor.principal);
-    try {
-      await commit(tenantScope(knex, res, cfg.area, 'edit'), actor, cfg, token);
-      res.flash('success', 'import:flash.committed');
-    } catch (err) {
-      if (!(err instanceof HttpError) || err.status >= 500 || err.status === 404) throw err;
-      res.flash(err.code === 'IMPORT_COMMITTED' ? 'info' : 'error', err.messageKey);
-    }
+    await commitWithFlash(res, () => commit(tenantScope(knex, res, cfg.area, 'edit'), actor, cfg, token));
     res.redirect(`${base(res)}/${token}`);
   });
 

@@ -9,6 +9,7 @@ export interface IslandModule {
 export const registry: Record<string, () => Promise<IslandModule>> = {
   'demo-counter': () => import('./demo-counter/mount'),
   'permission-matrix': () => import('./permission-matrix/mount'),
+  'import-code-editor': () => import('./import-code-editor/mount'),
 };
 
 function readProps(element: HTMLElement): Record<string, unknown> {

@@ -20,6 +20,8 @@ import { mandantenRoutes } from './features/mandanten/routes.js';
 import { entityRoutes } from './records/routes.js';
 import { STAMMDATEN_ENTITIES } from './features/stammdaten/registry.js';
 import { BEWEGUNGSDATEN_ENTITIES } from './features/bewegungsdaten/registry.js';
+import { bewegungsdatenImportApi } from './features/bewegungsdaten-import/api.js';
+import { bewegungsdatenImportRoutes } from './features/bewegungsdaten-import/routes.js';
 import { stammdatenImportApi } from './features/stammdaten-import/api.js';
 import { stammdatenImportRoutes } from './features/stammdaten-import/routes.js';
 import { apiAuthentication, requireApiUser, requireTenant, tenantResponseHeader } from './http/api.js';
@@ -126,6 +128,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   const records = [...STAMMDATEN_ENTITIES, ...BEWEGUNGSDATEN_ENTITIES].map((cfg) => entityRoutes(db.knex, cfg));
   for (const routes of records) api.use(routes.api);
   api.use(stammdatenImportApi(db.knex));
+  api.use(bewegungsdatenImportApi(db.knex));
   app.use('/api', api);
 
   const pages = express.Router({ mergeParams: true });
@@ -144,6 +147,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   pages.use(berechtigungenRoutes(db.knex));
   pages.use(logmeldungenRoutes(db.knex));
   pages.use(stammdatenImportRoutes(db.knex));
+  pages.use(bewegungsdatenImportRoutes(db.knex));
   for (const routes of records) pages.use(routes.pages);
   pages.use(routeTree());
   app.use('/:lang', pages);

@@ -1,7 +1,7 @@
 // The one place that decides permissions. Routes, the sidebar, buttons and the API all ask `can()`.
 import { AREAS, type Area, type Gate, type RoleType } from './roles.js';
 
-export { AREAS, ROLE_TYPES, type Area, type Gate, type RoleType } from './roles.js';
+export { AREAS, IMPORT_AREAS, ROLE_TYPES, type Area, type Gate, type RoleType } from './roles.js';
 
 export interface Role {
   typ: number;

@@ -29,6 +29,10 @@ export const AREAS = {
   bilanzen: { view: [23, 24], edit: [24] },
   pocs: { view: [25], edit: [] },
   'bewegungsdaten-import': { view: [19, 20], edit: [19, 20], sidebar: [19, 20, 22] },
+  // The import page is one area (either right opens it); what may be imported is decided per type: inbound
+  // deliveries with 19 (ImportInbound), outbound with 20 (ImportOutbound), each at the right's locations.
+  'import-einlieferungen': { view: [19], edit: [19] },
+  'import-ablieferungen': { view: [20], edit: [20] },
   tauschpartner: { view: [5, 6], edit: [6] },
   standorte: { view: [3, 4], edit: [4] },
   produkte: { view: [1, 2], edit: [2] },
@@ -37,6 +41,9 @@ export const AREAS = {
 } as const satisfies Record<string, AreaRule>;
 
 export type Area = keyof typeof AREAS;
+
+/** The area that decides whether a user may import deliveries of one direction, and at which locations. */
+export const IMPORT_AREAS = { einlieferungen: 'import-einlieferungen', ablieferungen: 'import-ablieferungen' } as const satisfies Record<string, Area>;
 
 /** Pages that are not an area of the table: open to every signed-in user, or decided by a flag. */
 export type Gate = Area | 'open' | 'admin' | 'systemAdmin' | 'support';

@@ -2,9 +2,10 @@
 // assigned certificates (with volume and share) arrive with the certificates feature as this entity's
 // detailLocals and extraRoutes.
 import { deliveryEntity } from '../bewegungsdaten/delivery.js';
+import { DELIVERY_NAMES } from '../bewegungsdaten/names.js';
 
 export const ablieferungConfig = deliveryEntity({
   resource: 'ablieferungen',
   area: 'ablieferungen',
-  names: { menge: 'menge', einheit: 'uomMenge', datum: 'lieferdatum' },
+  names: DELIVERY_NAMES.ablieferungen,
 });

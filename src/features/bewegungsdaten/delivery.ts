@@ -18,27 +18,17 @@ import { checkbox, choice, date, decimal, optionalChoice, optionalText } from '.
 import type { ListColumn, ListDefinition } from '../../http/list.js';
 import type { Area } from '../../permissions/index.js';
 import type { BadgeVariant, EntityConfig, FormField } from '../../records/entity.js';
-import { atVersion, choicesOf, masterDataChoices, REFERENCES, resolveNew, type ReferenceField } from './references.js';
+import { INCOTERMS, LIEFERSTATUS, type DeliveryNames, type Lieferstatus } from './names.js';
+import { atVersion, checkReference, choicesOf, currentRecord, masterDataChoices, REFERENCES, type MasterRow, type ReferenceField } from './references.js';
 
-export const LIEFERSTATUS = ['open', 'inProgress', 'completed', 'locked'] as const;
-export type Lieferstatus = (typeof LIEFERSTATUS)[number];
+export { INCOTERMS, LIEFERSTATUS, type DeliveryNames, type Lieferstatus } from './names.js';
 const STATUS_BADGE: Record<Lieferstatus, BadgeVariant> = { open: 'info', inProgress: 'warning', completed: 'success', locked: 'neutral' };
-
-/** Incoterms 2020. */
-export const INCOTERMS = ['EXW', 'FCA', 'CPT', 'CIP', 'DAP', 'DPU', 'DDP', 'FAS', 'FOB', 'CFR', 'CIF'] as const;
 
 /**
  * More than the world moves in a year cannot be one delivery: about 4.5 billion tonnes of oil, some
  * 5 · 10¹² litres. Anything above is a typing mistake (a date or a number pasted into the quantity).
  */
 export const MAX_MENGE = 5_000_000_000_000;
-
-/** The spec's names of a delivery's quantity, unit and date fields. */
-export interface DeliveryNames {
-  menge: string;
-  einheit: string;
-  datum: string;
-}
 
 export interface DeliverySpec {
   resource: 'einlieferungen' | 'ablieferungen';
@@ -93,12 +83,21 @@ export function deliveryStore(spec: DeliverySpec) {
   });
 }
 
+/** The master data a delivery's checks look at, however it was loaded (one record, or a whole import's). */
+export interface MasterLookup {
+  /** The current record of a number, or null. */
+  current(field: ReferenceField, nr: string): MasterRow | null;
+  /** The product as it was in one version (an unchanged reference keeps its version). */
+  produktAt(nr: string, version: number): Record<string, unknown> | null;
+}
+
 /**
  * Completes a delivery before it is stored: new references resolved to their current version (unchanged ones
  * keep theirs), product group and bio content from the product, status open when not given. Every problem is
- * reported at once, each naming its field.
+ * returned at once, each naming its field. Pure: the entry form and the import load the master data their own
+ * way and apply the same rules.
  */
-export async function prepareDelivery(scope: TenantScope, input: Delivery, before: (Delivery & Meta) | null): Promise<Delivery> {
+export function completeDelivery(input: Delivery, before: (Delivery & Meta) | null, masters: MasterLookup): { delivery: Delivery; errors: FieldError[] } {
   const out: Delivery = { ...input };
   const errors: FieldError[] = [];
   let produkt: Record<string, unknown> | null = null;
@@ -107,12 +106,12 @@ export async function prepareDelivery(scope: TenantScope, input: Delivery, befor
     const versionField = REFERENCES[field].versionField;
     if (before && before[field] === nr) {
       out[versionField] = before[versionField];
-      if (field === 'produktNr') produkt = await atVersion(scope, field, nr, before[versionField] as number);
+      if (field === 'produktNr') produkt = masters.produktAt(nr, before[versionField] as number);
       continue;
     }
-    const row = await resolveNew(scope, field, nr, errors);
+    const row = checkReference(field, nr, masters.current(field, nr), errors);
     if (row) out[versionField] = row.version;
-    if (field === 'produktNr' && row) produkt = { produktgruppe: row.produktgruppe, biogehalt: row.biogehalt };
+    if (field === 'produktNr' && row) produkt = row;
   }
   if (produkt) {
     if (input.produktgruppe && input.produktgruppe !== produkt.produktgruppe) {
@@ -122,8 +121,22 @@ export async function prepareDelivery(scope: TenantScope, input: Delivery, befor
     if (out.biogehalt == null) out.biogehalt = produkt.biogehalt == null ? null : String(produkt.biogehalt);
   }
   if (!out.status) out.status = before?.status ?? 'open';
+  return { delivery: out, errors };
+}
+
+/** completeDelivery for one delivery of a form or the API, its master data read from the database; 400 on problems. */
+export async function prepareDelivery(scope: TenantScope, input: Delivery, before: (Delivery & Meta) | null): Promise<Delivery> {
+  const current = new Map<ReferenceField, MasterRow | null>();
+  for (const field of Object.keys(REFERENCES) as ReferenceField[]) {
+    if (!(before && before[field] === input[field])) current.set(field, await currentRecord(scope, field, input[field]));
+  }
+  const produktThen = before && before.produktNr === input.produktNr ? await atVersion(scope, 'produktNr', input.produktNr, before.produktVersion as number) : null;
+  const { delivery, errors } = completeDelivery(input, before, {
+    current: (field) => current.get(field) ?? null,
+    produktAt: () => produktThen,
+  });
   if (errors.length) throw new HttpError(400, 'VALIDATION', 'errors.badRequest', errors);
-  return out;
+  return delivery;
 }
 
 /** Completed and locked deliveries are final. */

@@ -33,14 +33,35 @@ export async function currentRecord(scope: TenantScope, field: ReferenceField, n
 }
 
 /**
- * Resolves a newly chosen reference: it must exist and be active. Errors are pushed (named by field), so a
- * form shows every unknown reference at once.
+ * A newly chosen reference must exist and be active: returns the record, or pushes the problem (named by
+ * field), so a form shows every unknown reference at once.
  */
-export async function resolveNew(scope: TenantScope, field: ReferenceField, nr: string, errors: FieldError[]): Promise<MasterRow | null> {
-  const row = await currentRecord(scope, field, nr);
+export function checkReference(field: ReferenceField, nr: string, row: MasterRow | null, errors: FieldError[]): MasterRow | null {
   if (!row) errors.push({ field, message: REFERENCES[field].unknown, params: { nr } });
   else if (row.status !== 'aktiv') errors.push({ field, message: 'bewegungsdaten:errors.inactive', params: { nr } });
   return row && row.status === 'aktiv' ? row : null;
+}
+
+/** checkReference against the database. */
+export async function resolveNew(scope: TenantScope, field: ReferenceField, nr: string, errors: FieldError[]): Promise<MasterRow | null> {
+  return checkReference(field, nr, await currentRecord(scope, field, nr), errors);
+}
+
+/** The tenant's whole master data that movement data refers to, current rows by number: loaded once per import. */
+export async function allMasterRecords(scope: TenantScope): Promise<Record<ReferenceField, Map<string, MasterRow>>> {
+  const out = {} as Record<ReferenceField, Map<string, MasterRow>>;
+  for (const field of Object.keys(REFERENCES) as ReferenceField[]) {
+    const rows = (await scope.table(REFERENCES[field].table).select('*')) as unknown as MasterRow[];
+    out[field] = new Map(rows.map((r) => [String(r.nr), r]));
+  }
+  return out;
+}
+
+/** Products as deliveries saw them, for many (number, version) pairs in one query. */
+export async function produkteAtVersions(scope: TenantScope, pairs: { nr: string; version: number }[]): Promise<Map<string, Record<string, unknown>>> {
+  if (!pairs.length) return new Map();
+  const rows = await scope.table('produkte_versionen').whereIn(['nr', 'version'], pairs.map((p) => [p.nr, p.version])).select('nr', 'version', 'data');
+  return new Map(rows.map((r: Record<string, unknown>) => [`${r.nr}@${r.version}`, (typeof r.data === 'string' ? JSON.parse(r.data) : r.data) as Record<string, unknown>]));
 }
 
 /** The master record as a delivery saw it (its stored version), from the versions table. */

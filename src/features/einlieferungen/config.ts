@@ -2,9 +2,10 @@
 // entladedatum. An inbound delivery will be linked to exactly one collection (Abholung) and unlinked again;
 // that link arrives with the collections feature as this entity's detailLocals and extraRoutes.
 import { deliveryEntity } from '../bewegungsdaten/delivery.js';
+import { DELIVERY_NAMES } from '../bewegungsdaten/names.js';
 
 export const einlieferungConfig = deliveryEntity({
   resource: 'einlieferungen',
   area: 'einlieferungen',
-  names: { menge: 'entladeneMenge', einheit: 'unitOfMeasure', datum: 'entladedatum' },
+  names: DELIVERY_NAMES.einlieferungen,
 });

@@ -10,11 +10,12 @@ import { requireApiPermission } from '../../http/api.js';
 import { actorOf, tenantScope } from '../../http/tenant.js';
 import { parseOr400 } from '../../http/validate.js';
 import type { Translate } from './columns.js';
-import { fileError } from './file.js';
-import { apiPreview } from './present.js';
-import { CommitBody } from './schema.js';
+import { fileError } from '../../import/file.js';
+import { apiPreview } from '../../import/present.js';
+import { CommitBody } from '../../import/schema.js';
 import { commit, entityFor, preview } from './service.js';
-import { receiveUpload, templateResponse, translatorsOf } from './http.js';
+import { receiveUpload, translatorsOf } from '../../import/upload.js';
+import { templateResponse } from './http.js';
 
 export function stammdatenImportApi(knex: Knex): Router {
   const api = Router();

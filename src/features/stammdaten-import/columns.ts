@@ -2,11 +2,11 @@
 // (the template's headers) or by its camelCase name; case and whitespace do not matter. Unknown, doubled
 // and missing required columns are named in one message, so the user fixes the header row in one go.
 import { HttpError, type FieldError } from '../../http/errors.js';
+import { NR } from '../../import/engine.js';
+import type { Translate } from '../../import/schema.js';
 import type { EntityConfig, FormField } from '../../records/entity.js';
 
-export type Translate = (key: string, params?: Record<string, unknown>) => string;
-
-export const NR = 'nr';
+export type { Translate };
 export const NR_LABEL = 'stammdaten:fields.nr';
 
 export interface Column {

@@ -1,41 +1,9 @@
-// The import's HTTP glue shared by pages and API: receiving the uploaded file, the template response, the
-// translators of both languages. The upload is multipart with one file of at most 10 MB, held in memory
-// (read from there as a stream; nothing touches the disk). Multer's and busboy's errors become the user's
-// errors: 413 for a file over the limit, 400 for a broken upload, never a 500.
-import type { Request, Response } from 'express';
-import multer from 'multer';
-import { HttpError } from '../../http/errors.js';
-import { LANGUAGES } from '../../http/i18n.js';
+// The master-data import's template download, the same for the page and the API.
+import type { Response } from 'express';
+import { csvDownload } from '../../import/upload.js';
 import type { Translate } from './columns.js';
-import { fileError } from './file.js';
-import { templateCsv, type Entity, type UploadedFile } from './service.js';
-
-export const MAX_FILE_BYTES = 10 * 1024 * 1024;
-
-const single = multer({
-  storage: multer.memoryStorage(),
-  // Browsers send file names in UTF-8 (busboy's default would read them as Latin-1: "PrÃ¼fung.csv").
-  defParamCharset: 'utf8',
-  limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 10, fieldSize: 10_000, parts: 12, headerPairs: 100 },
-}).single('file');
-
-export const tooLarge = () => new HttpError(413, 'TOO_LARGE', 'import:errors.tooLarge', [], { max: '10 MB' });
-
-/** Parses the multipart body (fields into req.body); resolves to the file, or null when none was sent. */
-export function receiveUpload(req: Request, res: Response): Promise<UploadedFile | null> {
-  return new Promise((resolve, reject) => {
-    single(req, res, (err?: unknown) => {
-      if (!err) return resolve(req.file ? { buffer: req.file.buffer, originalname: req.file.originalname ?? '' } : null);
-      if (err instanceof multer.MulterError && err.code === 'LIMIT_FILE_SIZE') return reject(tooLarge());
-      reject(fileError('badUpload'));
-    });
-  });
-}
-
-export const translatorsOf = (req: Request): Translate[] => LANGUAGES.map((lng) => req.i18n.getFixedT(lng) as Translate);
+import { templateCsv, type Entity } from './service.js';
 
 export function templateResponse(res: Response, cfg: Entity, t: Translate, lang: string) {
-  res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-  res.setHeader('Content-Disposition', `attachment; filename="${t('import:templates.filename', { entity: cfg.resource })}.csv"`);
-  res.send(templateCsv(cfg, t, lang));
+  csvDownload(res, `${t('import:templates.filename', { entity: cfg.resource })}.csv`, templateCsv(cfg, t, lang));
 }

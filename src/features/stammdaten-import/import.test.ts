@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../auth/passwords.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
+import { createUserWithRoles } from '../../testing/users.js';
 import { csrfFrom, signIn, type Agent } from '../../testing/session.js';
 
 let t: TestApp;
@@ -17,13 +17,7 @@ afterAll(() => t.close());
 
 const PASSWORD = 'Import12345';
 
-async function createUser(login: string, rollen: { typ: number; standortNr: string | null }[]) {
-  const [{ id }] = await t.db.knex('benutzer')
-    .insert({ login, email: `${login.toLowerCase()}@demo-portal.example`, vorname: login, nachname: 'Test', password_hash: await hashPassword(PASSWORD) })
-    .returning('id');
-  await t.db.knex('benutzer_mandanten').insert({ mandant: 'DEMO', benutzer_id: id, admin_kz: false });
-  await t.db.knex('rollen').insert(rollen.map((r) => ({ mandant: 'DEMO', benutzer_id: id, typ: r.typ, standort_nr: r.standortNr })));
-}
+const createUser = (login: string, rollen: { typ: number; standortNr: string | null }[]) => createUserWithRoles(t.db.knex, login, PASSWORD, rollen);
 
 const tokens = new Map<string, string>();
 async function auth(login = 'TADMIN', password = 'Tadmin12345', mandant = 'DEMO') {

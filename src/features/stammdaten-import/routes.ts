@@ -7,11 +7,12 @@ import { HttpError } from '../../http/errors.js';
 import { guardsFor } from '../../http/guards.js';
 import { actorOf, tenantScope } from '../../http/tenant.js';
 import { importFields, NR_LABEL, templateHeaders, type Translate } from './columns.js';
-import { fileError } from './file.js';
-import { errorSentence, STATUS_VARIANT, toSave, valueText } from './present.js';
-import { Token } from './schema.js';
+import { fileError } from '../../import/file.js';
+import { errorInRow, errorSentence, STATUS_VARIANT, toSave, valueText } from '../../import/present.js';
+import { Token } from '../../import/schema.js';
 import { commit, entityFor, findImport, permittedEntities, preview, PREVIEW_ROWS } from './service.js';
-import { receiveUpload, templateResponse, translatorsOf } from './http.js';
+import { commitWithFlash, receiveUpload, translatorsOf } from '../../import/upload.js';
+import { templateResponse } from './http.js';
 
 const PATH = 'stammdaten/import';
 
@@ -103,7 +104,7 @@ export function stammdatenImportRoutes(knex: Knex): Router {
         statusLabel: t(`import:status.${r.status}`),
         variant: STATUS_VARIANT[r.status],
         changes: (r.changes ?? []).map((c) => ({ column: c.column ?? c.field, before: valueText(c.before, t), after: valueText(c.after, t) })),
-        errors: (r.errors ?? []).map((e) => (e.column ? t('import:preview.columnError', { column: e.column, message: t(e.message, e.params ?? {}) }) : t(e.message, e.params ?? {}))),
+        errors: (r.errors ?? []).map((e) => errorInRow(e, t)),
       })),
       headers: templateHeaders(cfg, t),
     });
@@ -114,13 +115,7 @@ export function stammdatenImportRoutes(knex: Knex): Router {
     const token = tokenOf(req.params.token);
     const staging = await findImport(tenantScope(knex, res), actor, token);
     const cfg = entityFor(staging.entity, actor.principal);
-    try {
-      await commit(tenantScope(knex, res, cfg.area, 'edit'), actor, cfg, token);
-      res.flash('success', 'import:flash.committed');
-    } catch (err) {
-      if (!(err instanceof HttpError) || err.status >= 500 || err.status === 404) throw err;
-      res.flash(err.code === 'IMPORT_COMMITTED' ? 'info' : 'error', err.messageKey);
-    }
+    await commitWithFlash(res, () => commit(tenantScope(knex, res, cfg.area, 'edit'), actor, cfg, token));
     res.redirect(`${base(res)}/${token}`);
   });
 

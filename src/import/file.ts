@@ -1,22 +1,28 @@
 // Reading an uploaded spreadsheet row by row: what kind of file it is (by its content, never by the name),
 // then its rows as text cells, streamed, so a 50,000-row file is never held as a second copy next to the
 // upload. CSV: `;`, `,` or tab (detected from the header line), UTF-8 with or without BOM, else Windows-1252
-// (what Excel on Windows writes as "CSV"). XLSX: the first worksheet, with exceljs' streaming reader.
+// (what Excel on Windows writes as "CSV"). XLSX: the first worksheet, with exceljs' streaming reader; its
+// numbers and dates arrive as machine text ("1234.5", "2025-11-03") and say so in `kinds`.
 import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import ExcelJS from 'exceljs';
-import { HttpError } from '../../http/errors.js';
+import { HttpError } from '../http/errors.js';
 
 export type FileKind = 'csv' | 'xlsx';
+
+/** What an XLSX cell held: a number or a date is machine text, whatever the spreadsheet showed. */
+export type CellKind = 'text' | 'number' | 'date';
 
 /** One row as the user sees it in the spreadsheet: its number (header = 1) and its cells as text. */
 export interface SheetRow {
   row: number;
   cells: string[];
+  /** XLSX only: the kind of each cell. */
+  kinds?: CellKind[];
 }
 
-/** Far beyond any real master-data file; stops a decompressed XLSX or a CSV of single bytes from running on. */
+/** Far beyond any real import file; stops a decompressed XLSX or a CSV of single bytes from running on. */
 export const MAX_ROWS = 100_000;
 export const MAX_COLUMNS = 200;
 const CHUNK_BYTES = 64 * 1024;
@@ -109,6 +115,13 @@ export function xlsxCellText(value: unknown): string {
   return String(value);
 }
 
+function xlsxCellKind(value: unknown): CellKind {
+  if (typeof value === 'number') return 'number';
+  if (value instanceof Date) return 'date';
+  if (value && typeof value === 'object' && ('formula' in value || 'sharedFormula' in value)) return xlsxCellKind((value as { result?: unknown }).result);
+  return 'text';
+}
+
 async function* xlsxRows(buf: Buffer): AsyncGenerator<SheetRow> {
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([buf]), {
     worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', entries: 'emit',
@@ -121,7 +134,12 @@ async function* xlsxRows(buf: Buffer): AsyncGenerator<SheetRow> {
         const values = Array.isArray(row.values) ? row.values : [];
         if (values.length - 1 > MAX_COLUMNS) throw fileError('tooManyColumns', { max: MAX_COLUMNS });
         // row.values is 1-based (index 0 is empty); empty rows are not emitted, their numbers are skipped.
-        yield { row: row.number, cells: Array.from({ length: Math.max(0, values.length - 1) }, (_, i) => xlsxCellText(values[i + 1])) };
+        const length = Math.max(0, values.length - 1);
+        yield {
+          row: row.number,
+          cells: Array.from({ length }, (_, i) => xlsxCellText(values[i + 1])),
+          kinds: Array.from({ length }, (_, i) => xlsxCellKind(values[i + 1])),
+        };
       }
       break; // the first worksheet only
     }
@@ -141,4 +159,11 @@ export async function* readRows(buf: Buffer): AsyncGenerator<SheetRow> {
     if (r.cells.length > MAX_COLUMNS) throw fileError('tooManyColumns', { max: MAX_COLUMNS });
     yield r;
   }
+}
+
+/** "A", "B", … "AA": how a spreadsheet names a column that has no header. */
+export function columnLetter(index: number): string {
+  let s = '';
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
 }

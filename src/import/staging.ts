@@ -1,6 +1,7 @@
-// The import's staging tables (see the migration): a parsed file waits here between preview and commit.
-// Everything goes through the tenant scope; a staged import is only ever found by its owner.
-import type { TenantScope } from '../../db/scope.js';
+// The imports' staging tables (migrations/20261121060000_import_staging.ts): a parsed file waits here between
+// preview and commit. `entity` says which import staged it (a master-data resource, or the movement import's
+// type). Everything goes through the tenant scope; a staged import is only ever found by its owner.
+import type { TenantScope } from '../db/scope.js';
 import type { Counts, StagedRow, Summary } from './schema.js';
 
 const TTL = "interval '1 hour'";
@@ -10,7 +11,7 @@ export interface Staging {
   benutzerId: number;
   entity: string;
   filename: string | null;
-  /** The form fields that have a column in the file. */
+  /** The fields the file sets (compared with and written to existing records). */
   fields: string[];
   summary: Summary;
   result: Counts | null;

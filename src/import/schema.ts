@@ -1,9 +1,13 @@
-// The import's inputs (validated at the edge) and the shapes of its preview, staging and result.
+// The imports' common inputs (validated at the edge) and the shapes of a preview, its staging and result, shared
+// by the master-data and the movement-data import.
 import { z } from 'zod';
 
 /** The token of a staged import (its id): anything else is simply not found. */
 export const Token = z.uuid();
 export const CommitBody = z.object({ token: Token });
+
+/** i18n lookup in the user's language (req.t), as services and presenters receive it. */
+export type Translate = (key: string, params?: Record<string, unknown>) => string;
 
 export type RowStatus = 'create' | 'update' | 'unchanged' | 'refused';
 
@@ -18,6 +22,8 @@ export interface Counts {
 export interface RowError {
   row: number;
   column: string | null;
+  /** The field the value was meant for, where the column alone does not say it (a mapped import). */
+  field?: string;
   /** i18n key, translated when shown. */
   message: string;
   params?: Record<string, unknown>;
@@ -38,6 +44,8 @@ export interface PreviewRow {
   status: RowStatus;
   changes?: RowChange[];
   errors?: RowError[];
+  /** The record as it would be stored (first rows only, for imports that show it). */
+  values?: Record<string, unknown>;
 }
 
 export interface Summary {
@@ -53,6 +61,8 @@ export interface Summary {
   refusedBeyond: number;
   /** Number of staged chunks of valid rows (0 when a row was refused: such an import cannot be committed). */
   chunks: number;
+  /** What else the import wants to remember for its pages (e.g. the import code it used). */
+  meta?: Record<string, unknown>;
 }
 
 /** A valid row waiting for the commit: the schema's output for all fields. */

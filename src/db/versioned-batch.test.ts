@@ -1,13 +1,13 @@
-// The import's batch writes must leave exactly what VersionedStore.create/update leave: same current row, same
-// version rows (full record, changes). Each case writes one record through the store and its twin through the
-// batch functions, and compares.
+// The imports' batch writes (VersionedStore.createMany/updateMany) must leave exactly what create/update leave:
+// same current row, same version rows (full record, changes). Each case writes one record through the single
+// writes and its twin through the batch writes, and compares; deliveries keep a status of their own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TenantScope } from '../../db/scope.js';
-import type { VersionedStore } from '../../db/versioned.js';
-import { produktStore } from '../produkte/config.js';
-import { standortStore } from '../standorte/config.js';
-import { createTestApp, type TestApp } from '../../testing/app.js';
-import { changesOf, createMany, currentRecords, updateMany } from './versioned-batch.js';
+import { einlieferungConfig } from '../features/einlieferungen/config.js';
+import { produktStore } from '../features/produkte/config.js';
+import { standortStore } from '../features/standorte/config.js';
+import { createTestApp, type TestApp } from '../testing/app.js';
+import { TenantScope } from './scope.js';
+import { changesOf, type VersionedStore } from './versioned.js';
 
 let t: TestApp;
 let scope: TenantScope;
@@ -33,13 +33,13 @@ async function current(table: string, nr: string) {
 
 async function compare<T extends Record<string, unknown>>(store: VersionedStore<T>, created: T, patches: Partial<T>[], [a, b]: [string, string]) {
   await store.create(scope, a, created, 1);
-  await scope.transaction((tx) => createMany(store, tx, [{ nr: b, data: created }], 1));
+  await scope.transaction((tx) => store.createMany(tx, [{ nr: b, data: created }], 1));
   for (const patch of patches) {
     await store.update(scope, a, patch, undefined, 1);
     await scope.transaction(async (tx) => {
-      const before = (await currentRecords(store, tx, [b], true)).get(b)!;
+      const before = (await store.currentMany(tx, [b], true)).get(b)!;
       const changes = changesOf(before, patch, Object.keys(store.spec.fields));
-      if (changes.length) await updateMany(store, tx, [{ nr: b, data: patch, changes }], 1);
+      if (changes.length) await store.updateMany(tx, [{ nr: b, data: patch, changes }], 1);
     });
   }
   expect(await versionRows(store.spec.table, b)).toEqual(await versionRows(store.spec.table, a));
@@ -62,6 +62,19 @@ describe('batch writes of versioned records', () => {
       { name: 'B7', produktgruppe: 'diesel', produkttyp: null, biogehalt: '7', lcv: '35.79', lcvEinheit: 'MJ/L', beschreibung: null, kommentar: null },
       [{ biogehalt: '7.0000', lcv: '35.790' }, { biogehalt: '6.5', lcv: '36' }],
       ['VB-P1', 'VB-P2'],
+    );
+  });
+
+  it('match VersionedStore for deliveries: their own status, dates, references with versions', async () => {
+    await compare(
+      einlieferungConfig.store,
+      {
+        typ: null, biogehalt: '7', entladeneMenge: '1234.5', unitOfMeasure: 'L', entladedatum: '2025-11-03', status: 'inProgress', manuelleEingabe: false,
+        partnerNr: 'TP001', partnerVersion: 1, standortNr: '1001', standortVersion: 1, produktNr: 'P001', produktVersion: 1, produktgruppe: 'diesel',
+        contractNumber: null, incoterm: 'DAP', vehicleName: null, kommentar: null, storniert: false,
+      },
+      [{ entladeneMenge: '1234.500', status: 'completed' }, { entladedatum: '2025-11-04', kommentar: 'später' }],
+      ['VB-E1', 'VB-E2'],
     );
   });
 });

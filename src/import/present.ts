@@ -1,9 +1,8 @@
-// The preview in words: errors as sentences ("Zeile 3, Spalte „PLZ“: Zu lang"), values as the user reads
-// them. Shared by the preview page and the JSON API, so both say the same.
-import type { Translate } from './columns.js';
-import type { Counts, PreviewRow, RowError, RowStatus } from './schema.js';
-import type { Staging } from './repo.js';
-import { PREVIEW_ROWS } from './service.js';
+// A preview in words: errors as sentences ("Zeile 3, Spalte „PLZ“: Zu lang"), values as the user reads them.
+// Shared by both imports' preview pages and JSON APIs, so all of them say the same.
+import { PREVIEW_ROWS } from './engine.js';
+import type { Counts, PreviewRow, RowError, RowStatus, Translate } from './schema.js';
+import type { Staging } from './staging.js';
 
 export const STATUS_VARIANT: Record<RowStatus, 'success' | 'info' | 'neutral' | 'error'> = {
   create: 'success', update: 'info', unchanged: 'neutral', refused: 'error',
@@ -17,19 +16,32 @@ export function valueText(v: unknown, t: Translate): string {
 
 export const errorMessage = (e: RowError, t: Translate) => t(e.message, e.params ?? {});
 
-/** "Zeile 3, Spalte „PLZ“: Zu lang" (or without the column when the problem is the row's). */
+/**
+ * "Zeile 3, Spalte „PLZ“: Zu lang", with the field where the column alone does not name it ("Zeile 7, Spalte
+ * „Menge“ (Feld entladeneMenge): …"), or without the column when the problem is the row's.
+ */
 export function errorSentence(e: RowError, t: Translate): string {
   const message = errorMessage(e, t);
-  return e.column ? t('import:preview.errorAt', { row: e.row, column: e.column, message }) : t('import:preview.errorAtRow', { row: e.row, message });
+  const params = { row: e.row, column: e.column, field: e.field, message };
+  if (e.column) return t(e.field ? 'import:preview.errorAtField' : 'import:preview.errorAt', params);
+  return t(e.field ? 'import:preview.errorAtRowField' : 'import:preview.errorAtRow', params);
+}
+
+/** The same without the row, for a row's own list of problems. */
+export function errorInRow(e: RowError, t: Translate): string {
+  const message = errorMessage(e, t);
+  const params = { column: e.column, field: e.field, message };
+  if (e.column) return t(e.field ? 'import:preview.columnFieldError' : 'import:preview.columnError', params);
+  return e.field ? t('import:preview.fieldError', params) : message;
 }
 
 /** Counts in their natural order (jsonb keeps keys in its own). */
 export const ordered = (c: Counts): Counts => ({ create: c.create, update: c.update, unchanged: c.unchanged, refused: c.refused });
 
-/** The API's view: translated errors and the first rows. */
+/** The API's view: translated errors and the first rows (with the values as they would be stored, if kept). */
 export function apiPreview(staging: Staging, t: Translate) {
   const { summary } = staging;
-  const error = (e: RowError) => ({ row: e.row, column: e.column, message: errorMessage(e, t) });
+  const error = (e: RowError) => ({ row: e.row, column: e.column, ...(e.field ? { field: e.field } : {}), message: errorMessage(e, t) });
   return {
     token: staging.id,
     entity: staging.entity,
@@ -43,6 +55,7 @@ export function apiPreview(staging: Staging, t: Translate) {
       status: r.status,
       ...(r.changes ? { changes: r.changes.map((c) => ({ field: c.field, column: c.column, before: c.before, after: c.after })) } : {}),
       ...(r.errors ? { errors: r.errors.map(error) } : {}),
+      ...(r.values ? { values: r.values } : {}),
     })),
     ...(staging.result ? { result: ordered(staging.result) } : {}),
   };

@@ -1,0 +1,108 @@
+// JSON API of the movement-data import (below /api, behind requireApiUser and requireTenant):
+//   GET    /import/mappings?typ=            saved import codes of the types the user may import (list shape)
+//   POST   /import/mappings                 {typ, name, code}            → 201 {data}; faulty code 400, name taken 409
+//   GET    /import/mappings/{id}                                         → {data}
+//   PUT    /import/mappings/{id}            {name, code, version}        → {data}; older version 409
+//   DELETE /import/mappings/{id}?version=                                → {success}
+//   POST   /import/preview                  multipart file, typ, codeId | code (default code otherwise)
+//                                                                        → {token, counts, errors, rows (values as stored)}
+//   POST   /import/commit                   {token}                      → {token, counts}
+//   GET    /import/vorlage/{typ}            the example file (fits the default code)
+//   GET    /import/{token}                  the staged import: preview, or its result once committed
+// The page area bewegungsdaten-import opens all of them; each type needs its own right (19 inbound, 20 outbound).
+import { Router, type Request, type Response } from 'express';
+import type { Knex } from 'knex';
+import { requireApiPermission } from '../../http/api.js';
+import { HttpError } from '../../http/errors.js';
+import { actorOf, tenantScope } from '../../http/tenant.js';
+import { parseOr400 } from '../../http/validate.js';
+import { fileError } from '../../import/file.js';
+import { apiPreview } from '../../import/present.js';
+import { CommitBody, Token, type Translate } from '../../import/schema.js';
+import { csvDownload, receiveUpload } from '../../import/upload.js';
+import { IMPORT_AREAS } from '../../permissions/index.js';
+import { exampleCsv, exampleFilename } from './defaults.js';
+import type { ImportTyp } from './mapping.js';
+import type { ImportCode } from './repo.js';
+import { CodeId, CreateCode, DeleteCode, PreviewFields, UpdateCode } from './schema.js';
+import { codeFor, commit, createCode, deleteCode, findImport, getCode, listCodes, preview, typeFor, updateCode } from './service.js';
+
+const present = (c: ImportCode) => ({ id: c.id, typ: c.typ, name: c.name, code: c.code, version: c.version, updatedAt: c.updatedAt });
+
+export function bewegungsdatenImportApi(knex: Knex): Router {
+  const api = Router();
+  const gate = requireApiPermission('bewegungsdaten-import');
+  const scopeOf = (res: Response) => tenantScope(knex, res);
+  const importScope = (res: Response, typ: ImportTyp) => tenantScope(knex, res, IMPORT_AREAS[typ], 'edit');
+  const idOf = (req: Request) => {
+    const parsed = CodeId.safeParse(req.params.id);
+    if (!parsed.success) throw new HttpError(404, 'NOT_FOUND', 'bewegungsdaten-import:errors.notFound');
+    return parsed.data;
+  };
+  const t = (req: Request) => req.t as Translate;
+
+  api.get('/import/mappings', gate, async (req, res) => {
+    const typ = req.query.typ === undefined || req.query.typ === '' ? undefined : typeFor(req.query.typ, res.locals.principal!);
+    const data = (await listCodes(scopeOf(res), res.locals.principal!, typ)).map(present);
+    res.json({ data, total: data.length, page: 1, pageSize: Math.max(data.length, 1) });
+  });
+
+  api.post('/import/mappings', gate, async (req, res) => {
+    const body = parseOr400(CreateCode, req.body);
+    const created = await createCode(scopeOf(res), actorOf(req, res), body, t(req));
+    res.status(201).json({ success: true, data: present(created) });
+  });
+
+  api.get('/import/mappings/:id', gate, async (req, res) => {
+    res.json({ success: true, data: present(await getCode(scopeOf(res), res.locals.principal!, idOf(req))) });
+  });
+
+  api.put('/import/mappings/:id', gate, async (req, res) => {
+    const id = idOf(req);
+    const body = parseOr400(UpdateCode, req.body);
+    res.json({ success: true, data: present(await updateCode(scopeOf(res), actorOf(req, res), id, body, t(req))) });
+  });
+
+  api.delete('/import/mappings/:id', gate, async (req, res) => {
+    const id = idOf(req);
+    const { version } = parseOr400(DeleteCode, req.query);
+    await deleteCode(scopeOf(res), actorOf(req, res), id, version);
+    res.json({ success: true });
+  });
+
+  api.get('/import/vorlage/:typ', gate, (req, res) => {
+    const typ = typeFor(req.params.typ, res.locals.principal!);
+    csvDownload(res, exampleFilename(typ), exampleCsv(typ));
+  });
+
+  api.post('/import/preview', gate, async (req, res) => {
+    const file = await receiveUpload(req, res);
+    const fields = parseOr400(PreviewFields, req.body ?? {});
+    const typ = typeFor(fields.typ, res.locals.principal!);
+    if (!file) throw fileError('noFile');
+    const scope = importScope(res, typ);
+    const code = await codeFor(scope, res.locals.principal!, typ, fields, t(req), req.language);
+    const staging = await preview(scope, actorOf(req, res), typ, file, code, t(req));
+    res.json({ success: true, data: { ...apiPreview(staging, t(req)), typ } });
+  });
+
+  api.post('/import/commit', gate, async (req, res) => {
+    const { token } = parseOr400(CommitBody, req.body);
+    const actor = actorOf(req, res);
+    const staging = await findImport(scopeOf(res), actor, token);
+    const typ = typeFor(staging.entity, actor.principal);
+    const counts = await commit(importScope(res, typ), actor, typ, token);
+    res.json({ success: true, data: { token, counts } });
+  });
+
+  api.get('/import/:token', gate, async (req, res) => {
+    const parsed = Token.safeParse(req.params.token);
+    if (!parsed.success) throw new HttpError(404, 'NOT_FOUND', 'import:errors.notFound');
+    const actor = actorOf(req, res);
+    const staging = await findImport(scopeOf(res), actor, parsed.data);
+    const typ = typeFor(staging.entity, actor.principal);
+    res.json({ success: true, data: { ...apiPreview(staging, t(req)), typ } });
+  });
+
+  return api;
+}

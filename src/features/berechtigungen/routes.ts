@@ -49,7 +49,7 @@ export function berechtigungenRoutes(knex: Knex): Router {
         locals.matrix = matrixModel(t, {
           lang: res.locals.lang, userId: member.id, userName: displayName(member), standorte, permissions, requested: query.standort,
         });
-        locals.islands = true;
+        locals.islands = ['permission-matrix'];
       } catch (err) {
         if (!(err instanceof HttpError) || err.status >= 500) throw err;
         res.status(err.status);

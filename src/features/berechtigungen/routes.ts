@@ -10,7 +10,7 @@ import { parseOr400 } from '../../http/validate.js';
 import { principalKind } from '../../permissions/index.js';
 import { MatrixForm, PageQuery, PermissionsBody, UserId, formToPermissions } from './schema.js';
 import {
-  candidates, getPermissions, manageableMember, ownPermissions, roleOverview, savePermissions, standorteOf, userNotFound,
+  candidates, manageableMember, permissionsOf, ownPermissions, roleOverview, savePermissions, standorteOf, userNotFound,
   type Member, type Reach,
 } from './service.js';
 import { matrixModel } from './matrix-view.js';
@@ -45,7 +45,7 @@ export function berechtigungenRoutes(knex: Knex): Router {
         const userId = UserId.safeParse(query.benutzer);
         if (!userId.success) throw userNotFound();
         const member = await manageableMember(scope, userId.data);
-        const { permissions } = await getPermissions(scope, member.id);
+        const { permissions } = await permissionsOf(scope, member);
         locals.matrix = matrixModel(t, {
           lang: res.locals.lang, userId: member.id, userName: displayName(member), standorte, permissions, requested: query.standort,
         });

@@ -17,6 +17,7 @@ const EnvSchema = z.object({
   SSO_PUBLIC_KEY: z.string().min(1).optional(),
   SSO_AUTHORIZE_URL: z.string().url().optional(),
   SSO_CLIENT_ID: z.string().min(1).optional(),
+  BENCH_COUNT_QUERIES: z.enum(['0', '1']).optional(),
 });
 
 /** The identity provider whose OIDC id_tokens sign users in; null when SSO is not set up. */
@@ -43,6 +44,8 @@ export interface Config {
   /** Inactivity after which the header countdown appears (spec section 9: 30 s). */
   countdownAfterMs: number;
   sso: SsoConfig | null;
+  /** Count database round trips per request and serve the counts (the benchmark only; src/db/query-count.ts). */
+  countQueries?: boolean;
 }
 
 export const SESSION_IDLE_MS = 1_800_000;
@@ -86,5 +89,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           publicKeyPem: e.SSO_PUBLIC_KEY?.replace(/\\n/g, '\n'), authorizeUrl: e.SSO_AUTHORIZE_URL, clientId: e.SSO_CLIENT_ID,
         }
       : null,
+    countQueries: e.BENCH_COUNT_QUERIES === '1',
   };
 }

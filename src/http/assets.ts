@@ -123,6 +123,11 @@ export function serveStatic(): RequestHandler[] {
     });
   });
   router.use('/build', express.static(BUILD_DIR, { index: false, immutable: true, maxAge: '365d', fallthrough: false }));
-  router.use(express.static(PUBLIC_DIR, { index: false, maxAge: '1d', dotfiles: 'ignore' }));
+  // The few files at the top of public/ (none of them loaded by a page; kept for old bookmarks), each by its
+  // name: a static handler on every path would look on disk once for each page request.
+  const files = existsSync(PUBLIC_DIR) ? readdirSync(PUBLIC_DIR).filter((f) => !f.startsWith('.') && statSync(path.join(PUBLIC_DIR, f)).isFile()) : [];
+  for (const file of files) {
+    router.get(`/${file}`, (_req, res, next) => res.sendFile(path.join(PUBLIC_DIR, file), { maxAge: '1d' }, (err) => err && next(err)));
+  }
   return [router];
 }

@@ -1,7 +1,7 @@
 // One knex instance per process: real PostgreSQL through `pg`, or embedded PGlite when DATABASE_URL is unset.
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import knexFactory, { type Knex } from 'knex';
-import ClientPgLite from 'knex-pglite';
 import pg from 'pg';
 import type { Config, DbKind } from '../config.js';
 
@@ -24,8 +24,11 @@ export function createDatabase(db: Config['db']): Database {
     return { knex, kind: 'postgres' };
   }
   if (db.dir) mkdirSync(db.dir, { recursive: true });
+  // Loaded only here: PGlite's code alone is some 75 MB of resident memory, which a server on PostgreSQL
+  // should not carry. knex-pglite is CommonJS, so a synchronous require keeps this function synchronous.
+  const ClientPgLite = createRequire(import.meta.url)('knex-pglite');
   const knex = knexFactory({
-    client: ClientPgLite as unknown as Knex.Config['client'],
+    client: (ClientPgLite.default ?? ClientPgLite) as Knex.Config['client'],
     dialect: 'postgres',
     // `null` dir: in memory, used by the tests.
     connection: db.dir ? { filename: db.dir } : {},

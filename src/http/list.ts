@@ -19,6 +19,11 @@ export interface ListColumn<R> {
   label: string;
   /** SQL expression to sort by; the column is sortable only when given. */
   sql?: string;
+  /**
+   * The sort expression is never null (a NOT NULL column): ordered without NULLS LAST, so one plain index
+   * serves both directions. Nullable expressions keep empty values last either way.
+   */
+  notNull?: boolean;
   kind?: ColumnKind;
   /** Fraction digits of numbers. */
   digits?: number;
@@ -150,7 +155,7 @@ export function filtered<R>(def: ListDefinition<R>, scope: TenantScope, state: L
 
 function ordered<R>(def: ListDefinition<R>, qb: Knex.QueryBuilder, state: ListState): Knex.QueryBuilder {
   const col = def.columns.find((c) => c.key === state.sort.key && c.sql) ?? def.columns.find((c) => c.key === def.defaultSort.key)!;
-  return qb.orderByRaw(`${col.sql} ${state.sort.dir} nulls last, ${def.tieBreaker} ${state.sort.dir}`);
+  return qb.orderByRaw(`${col.sql} ${state.sort.dir}${col.notNull ? '' : ' nulls last'}, ${def.tieBreaker} ${state.sort.dir}`);
 }
 
 export async function fetchPage<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState): Promise<{ rows: R[]; total: number; page: number }> {
@@ -196,6 +201,11 @@ export function cellText<R>(col: ListColumn<R>, row: R, fmt: Formatter, t: (k: s
     default:
       return String(value);
   }
+}
+
+/** The compression middleware's flush (present when the response is being compressed). */
+function flush(res: Response): void {
+  (res as Response & { flush?: () => void }).flush?.();
 }
 
 /** Rows fetched per round trip while streaming a CSV export. */
@@ -244,6 +254,10 @@ export async function streamCsv<R>(
       const ok = csv.write(columns.map((c) => csvSafe(cellText(c, row, opts.fmt, opts.t))));
       if (!ok) await new Promise((resolve) => csv.once('drain', resolve));
     }
+    // A compressing encoder holds its output until its buffers fill (Brotli: the whole of a small export);
+    // flushing after each chunk (once the rows have passed the CSV stream) lets them reach the client at once.
+    await new Promise((resolve) => setImmediate(resolve));
+    flush(res);
   }
   csv.end();
   await new Promise((resolve) => res.once('finish', resolve));

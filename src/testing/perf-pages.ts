@@ -20,8 +20,8 @@ export const LIST: ListUnderTest = {
   page: 'stammdaten/produkte',
   api: '/api/produkte',
   detail: 'stammdaten/produkte/P001',
-  // Active products of one group, sorted by name descending, page 50 (10 rows a page).
-  benchQuery: 'produktgruppe=diesel&status=aktiv&sort=name:desc&page=50',
+  // The products of one group, sorted by name descending, page 50 (10 rows a page).
+  benchQuery: 'produktgruppe=diesel&sort=name:desc&page=50',
   rollen: [1],
 };
 

@@ -104,10 +104,10 @@ export class AccountService {
   async userForToken(token: string, passive = false): Promise<{ user: CurrentUser; sid: string; mandant: string | null } | null> {
     const claims = await this.tokens.verifyAccess(token);
     if (!claims) return null;
-    const sess = await this.store.load(claims.sid);
+    // Session and user in one round trip.
+    const { sess, user } = await this.store.loadWithUser(claims.sid);
     if (!sess || sess.passport?.user !== Number(claims.sub)) return null;
-    const user = await loadCurrentUser(this.knex, Number(claims.sub));
-    if (!user || user.status !== 'active') return null;
+    if (!user || user.id !== Number(claims.sub) || user.status !== 'active') return null;
     if (!passive) await new Promise<void>((resolve) => this.store.touch(claims.sid, sess, () => resolve()));
     return { user, sid: claims.sid, mandant: sess.mandant ?? null };
   }

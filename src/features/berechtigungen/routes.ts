@@ -44,7 +44,9 @@ export function berechtigungenRoutes(knex: Knex): Router {
       try {
         const userId = UserId.safeParse(query.benutzer);
         if (!userId.success) throw userNotFound();
-        const member = await manageableMember(scope, userId.data);
+        // The candidates are exactly the manageable members: one of them needs no look-up of its own; anyone
+        // else is looked up for the precise refusal (404, or 409 for an administrator or support).
+        const member = users.find((u) => u.id === userId.data) ?? (await manageableMember(scope, userId.data));
         const { permissions } = await permissionsOf(scope, member);
         locals.matrix = matrixModel(t, {
           lang: res.locals.lang, userId: member.id, userName: displayName(member), standorte, permissions, requested: query.standort,

@@ -18,8 +18,10 @@ export type BenchDb = { kind: 'postgres'; url: string; note: string } | { kind: 
 
 /** PostgreSQL at `url`, creating the database if the server has none of that name; null if the server cannot be reached. */
 export async function resolvePostgres(url: string): Promise<{ url: string; created: boolean } | { error: string }> {
+  const quiet = { error: () => {}, warn: () => {}, debug: () => {}, deprecate: () => {} };
   const attempt = async (target: string) => {
-    const knex = knexFactory({ client: 'pg', connection: target, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 3000 });
+    // Quiet: an unreachable server is an expected answer here, reported once by the caller.
+    const knex = knexFactory({ client: 'pg', connection: target, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 3000, log: quiet });
     try {
       await knex.raw('select 1');
     } finally {

@@ -90,6 +90,9 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  // Pages and API answers are no-store, so a browser never revalidates them: hashing each body for an ETag
+  // (SHA-1 over every page) buys nothing. The build's files keep theirs (serveStatic).
+  app.set('etag', false);
 
   // The benchmark's round-trip count (BENCH_COUNT_QUERIES=1); when off, nothing is installed.
   if (config.countQueries) app.use(countQueries(db.knex));

@@ -24,8 +24,8 @@ export function createDatabase(db: Config['db']): Database {
     return { knex, kind: 'postgres' };
   }
   if (db.dir) mkdirSync(db.dir, { recursive: true });
-  // Loaded only here: PGlite's code alone is some 75 MB of resident memory, which a server on PostgreSQL
-  // should not carry. knex-pglite is CommonJS, so a synchronous require keeps this function synchronous.
+  // Loaded only here: a server on PostgreSQL need not load and transpile PGlite's bundle (measured: 6 MB of
+  // resident memory under tsx). knex-pglite is CommonJS, so a synchronous require keeps this function synchronous.
   const ClientPgLite = createRequire(import.meta.url)('knex-pglite');
   const knex = knexFactory({
     client: (ClientPgLite.default ?? ClientPgLite) as Knex.Config['client'],

@@ -1,11 +1,37 @@
 // Vite builds the browser code: the shell script and styles every page loads, and the island mount loop,
 // whose islands are split into chunks loaded only on pages that have them. Output: public/build with hashed
-// names and a manifest the server reads (src/http/assets.ts).
+// names and a manifest the server reads (src/http/assets.ts). Every emitted file is also written compressed
+// at the highest levels (.br, .gz): the server sends those as they are, instead of compressing on each request
+// at the fast levels compression on the fly can afford (Brotli 11 makes React 14 % smaller than quality 4).
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
+const COMPRESSIBLE = /\.(js|css|svg|json|txt|map)$/;
+
+function precompress(): Plugin {
+  return {
+    name: 'precompress',
+    apply: 'build',
+    writeBundle(options) {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir).flatMap((f) => (statSync(path.join(dir, f)).isDirectory() ? (f === '.vite' ? [] : walk(path.join(dir, f))) : [path.join(dir, f)]));
+      for (const file of walk(options.dir!).filter((f) => COMPRESSIBLE.test(f))) {
+        const data = readFileSync(file);
+        writeFileSync(`${file}.br`, brotliCompressSync(data, {
+          params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length },
+        }));
+        writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   publicDir: false,
   base: '/build/',
   build: {

@@ -18,6 +18,7 @@ const EnvSchema = z.object({
   SSO_PUBLIC_KEY: z.string().min(1).optional(),
   SSO_AUTHORIZE_URL: z.string().url().optional(),
   SSO_CLIENT_ID: z.string().min(1).optional(),
+  BENCH_COUNT_QUERIES: z.enum(['0', '1']).optional(),
 });
 
 /** The identity provider whose OIDC id_tokens sign users in; null when SSO is not set up. */
@@ -46,6 +47,8 @@ export interface Config {
   sso: SsoConfig | null;
   /** After SIGTERM, how long requests in flight may take before they are cut (and the exit code is 1). */
   shutdownTimeoutMs: number;
+  /** Count database round trips per request and serve the counts (the benchmark only; src/db/query-count.ts). */
+  countQueries?: boolean;
 }
 
 export const SESSION_IDLE_MS = 1_800_000;
@@ -103,5 +106,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           publicKeyPem: e.SSO_PUBLIC_KEY?.replace(/\\n/g, '\n'), authorizeUrl: e.SSO_AUTHORIZE_URL, clientId: e.SSO_CLIENT_ID,
         }
       : null,
+    countQueries: e.BENCH_COUNT_QUERIES === '1',
   };
 }

@@ -57,39 +57,49 @@ function parseJson<T>(value: unknown, fallback: T): T {
   }
 }
 
-export async function loadCurrentUser(knex: Knex, id: number): Promise<CurrentUser | null> {
-  const row = await knex('benutzer as b')
-    .where('b.id', id)
-    .first(
-      'b.id', 'b.login', 'b.email', 'b.vorname', 'b.nachname', 'b.status', 'b.admin_kz', 'b.support_kz', 'b.mfa_enabled',
-      knex.raw(`coalesce((select json_agg(json_build_object('mandant', bm.mandant, 'adminKz', bm.admin_kz) order by bm.mandant)
-        from benutzer_mandanten bm join mandanten m on m.mandant = bm.mandant
-        where bm.benutzer_id = b.id and m.status = 'active'), '[]'::json) as mandanten`),
-      knex.raw(`coalesce((select json_agg(json_build_object('mandant', r.mandant, 'typ', r.typ, 'standortNr', r.standort_nr) order by r.mandant, r.typ)
-        from rollen r where r.benutzer_id = b.id), '[]'::json) as rollen`),
-      // Location names are tenant data under row-level security: the database function reads each of the
-      // user's tenants with that tenant set (migrations/20261125000000_row_level_security.ts).
-      knex.raw(`coalesce((select json_agg(json_build_object('mandant', s.mandant, 'nr', s.nr, 'name', s.name) order by s.mandant, s.nr)
-        from benutzer_standorte_namen(b.id) s), '[]'::json) as standorte`),
-      knex.raw(`(select e.data from einstellungen e where e.benutzer_id = b.id and e.typ = 1) as settings`),
-    );
-  if (!row) return null;
+/**
+ * The columns of a CurrentUser row, for the user aliased `b` (benutzer): one row with the tenant list, roles,
+ * locations and settings aggregated, so a user costs one round trip (and, read with the session, none of its own).
+ */
+export function currentUserColumns(knex: Knex) {
+  return [
+    'b.id', 'b.login', 'b.email', 'b.vorname', 'b.nachname', 'b.status', 'b.admin_kz', 'b.support_kz', 'b.mfa_enabled',
+    knex.raw(`coalesce((select json_agg(json_build_object('mandant', bm.mandant, 'adminKz', bm.admin_kz) order by bm.mandant)
+      from benutzer_mandanten bm join mandanten m on m.mandant = bm.mandant
+      where bm.benutzer_id = b.id and m.status = 'active'), '[]'::json) as mandanten`),
+    knex.raw(`coalesce((select json_agg(json_build_object('mandant', r.mandant, 'typ', r.typ, 'standortNr', r.standort_nr) order by r.mandant, r.typ)
+      from rollen r where r.benutzer_id = b.id), '[]'::json) as rollen`),
+    // Location names are tenant data under row-level security: the database function reads each of the
+    // user's tenants with that tenant set (migrations/20261125000000_row_level_security.ts).
+    knex.raw(`coalesce((select json_agg(json_build_object('mandant', s.mandant, 'nr', s.nr, 'name', s.name) order by s.mandant, s.nr)
+      from benutzer_standorte_namen(b.id) s), '[]'::json) as standorte`),
+    knex.raw(`(select e.data from einstellungen e where e.benutzer_id = b.id and e.typ = 1) as settings`),
+  ];
+}
+
+/** A row of currentUserColumns() as the CurrentUser every request sees. */
+export function toCurrentUser(row: Record<string, unknown>): CurrentUser {
   const stored = parseJson<Partial<UserSettings>>(row.settings, {});
   return {
-    id: row.id,
-    login: row.login,
-    email: row.email,
-    vorname: row.vorname,
-    nachname: row.nachname,
-    status: row.status,
-    adminKz: row.admin_kz,
-    supportKz: row.support_kz,
-    mfaEnabled: row.mfa_enabled,
+    id: row.id as number,
+    login: row.login as string,
+    email: row.email as string,
+    vorname: row.vorname as string,
+    nachname: row.nachname as string,
+    status: row.status as CurrentUser['status'],
+    adminKz: row.admin_kz as boolean,
+    supportKz: row.support_kz as boolean,
+    mfaEnabled: row.mfa_enabled as boolean,
     mandanten: parseJson(row.mandanten, []),
     rollen: parseJson(row.rollen, []),
     standorte: parseJson(row.standorte, []),
     settings: { ...DEFAULT_SETTINGS, ...stored },
   };
+}
+
+export async function loadCurrentUser(knex: Knex, id: number): Promise<CurrentUser | null> {
+  const row = await knex('benutzer as b').where('b.id', id).first(currentUserColumns(knex));
+  return row ? toCurrentUser(row) : null;
 }
 
 /** The permission service's view of the user in one tenant: roles filtered to that tenant. */

@@ -24,6 +24,20 @@ export class RateLimiter {
     return this.state(row, rule);
   }
 
+  /**
+   * Several keys in one round trip (a login checks three). `counted` says whether the key has a live counter,
+   * so a success resets only counters that exist instead of sending deletes that find nothing.
+   */
+  async checkMany(entries: readonly (readonly [string, LimitRule])[]): Promise<(LimitState & { counted: boolean })[]> {
+    const rows: { key: string; points: number; expires_at: Date | string }[] = await this.knex('rate_limits')
+      .whereIn('key', entries.map(([key]) => key))
+      .select('key', 'points', 'expires_at');
+    return entries.map(([key, rule]) => {
+      const row = rows.find((r) => r.key === key);
+      return { ...this.state(row, rule), counted: Boolean(row) && new Date(row!.expires_at).getTime() > this.clock.now() };
+    });
+  }
+
   /** Counts one failure and says whether the key is now blocked. */
   async fail(key: string, rule: LimitRule): Promise<LimitState> {
     const now = new Date(this.clock.now());
@@ -39,8 +53,8 @@ export class RateLimiter {
     return this.state(result.rows[0], rule);
   }
 
-  async reset(key: string): Promise<void> {
-    await this.knex('rate_limits').where({ key }).delete();
+  async reset(...keys: string[]): Promise<void> {
+    if (keys.length) await this.knex('rate_limits').whereIn('key', keys).delete();
   }
 
   private state(row: { points: number; expires_at: Date | string } | undefined, rule: LimitRule): LimitState {

@@ -44,10 +44,9 @@ export class AccountService {
       [`login:${normalised}`, LIMITS.loginPerAccount],
       [`ip:${ip}`, LIMITS.addressAcrossLogins],
     ] as const;
-    for (const [key, rule] of keys) {
-      const state = await this.limiter.check(key, rule);
-      if (state.blocked) return { kind: 'blocked', retryAfter: state.retryAfter };
-    }
+    const states = await this.limiter.checkMany(keys);
+    const blocked = states.find((s) => s.blocked);
+    if (blocked) return { kind: 'blocked', retryAfter: blocked.retryAfter };
     const row = await findUserForLogin(this.knex, login);
     const ok = await verifyPassword(row?.password_hash, password);
     if (!row || !ok || row.status !== 'active') {
@@ -55,8 +54,9 @@ export class AccountService {
       await audit(this.knex, { kind: 'auth.login.failed', entity: 'benutzer', entityId: normalised.slice(0, 64), ip });
       return { kind: 'invalid' };
     }
-    await this.limiter.reset(keys[0][0]);
-    await this.limiter.reset(keys[1][0]);
+    // Success clears the failures of this login (from this address and from anywhere); the address's own
+    // counter across logins stays. Only counters that exist are deleted: usually none, and no round trip.
+    await this.limiter.reset(...[0, 1].filter((i) => states[i].counted).map((i) => keys[i][0]));
     return { kind: 'ok', userId: row.id, mfa: row.mfa_enabled };
   }
 
@@ -104,10 +104,10 @@ export class AccountService {
   async userForToken(token: string, passive = false): Promise<{ user: CurrentUser; sid: string; mandant: string | null } | null> {
     const claims = await this.tokens.verifyAccess(token);
     if (!claims) return null;
-    const sess = await this.store.load(claims.sid);
+    // Session and user in one round trip.
+    const { sess, user } = await this.store.loadWithUser(claims.sid);
     if (!sess || sess.passport?.user !== Number(claims.sub)) return null;
-    const user = await loadCurrentUser(this.knex, Number(claims.sub));
-    if (!user || user.status !== 'active') return null;
+    if (!user || user.id !== Number(claims.sub) || user.status !== 'active') return null;
     if (!passive) await new Promise<void>((resolve) => this.store.touch(claims.sid, sess, () => resolve()));
     return { user, sid: claims.sid, mandant: sess.mandant ?? null };
   }

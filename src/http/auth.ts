@@ -1,6 +1,7 @@
 // passport-local for the HTML login form, on the same credential check (and brute-force limits) as the JSON
 // API. The session holds only the user id and the chosen tenant; the rest is loaded per request, so rights
 // granted or removed take effect on the next request.
+import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import passport, { type PassportStatic } from 'passport';
@@ -31,9 +32,11 @@ export function createPassport(knex: Knex, accounts: AccountService): PassportSt
     ),
   );
   instance.serializeUser((user, done) => done(null, (user as Express.User).id));
-  instance.deserializeUser(async (id: number, done) => {
+  instance.deserializeUser<number, IncomingMessage>(async (req, id, done) => {
     try {
-      const user = await loadCurrentUser(knex, id);
+      // Usually read together with the session (KnexSessionStore.get): no round trip of its own.
+      const handed = accounts.store.takeUser((req as { sessionID?: string }).sessionID ?? '', id);
+      const user = handed !== undefined ? handed : await loadCurrentUser(knex, id);
       // A deactivated user's session ends at once.
       done(null, user && user.status === 'active' ? user : false);
     } catch (err) {

@@ -10,10 +10,20 @@ export interface Formatter {
 
 type Parts = Record<'year' | 'month' | 'day' | 'hour' | 'minute', string>;
 
+// Building an Intl formatter costs far more than using one (tens of microseconds: felt in a CSV export of
+// 100,000 rows and on every page), and they hold no state: one per time zone, and per language and digits.
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
 function partsIn(timeZone: string, date: Date): Parts {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
-  }).formatToParts(date);
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+    });
+    dateFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(date);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute') };
 }
@@ -37,7 +47,7 @@ export function formatter(settings: Pick<UserSettings, 'dateFormat' | 'timezone'
         return `${p.day}.${p.month}.${p.year}`;
     }
   };
-  const numberFormats = new Map<number, Intl.NumberFormat>();
+  const locale = lang === 'en' ? 'en-GB' : 'de-DE';
   return {
     date,
     dateTime(value) {
@@ -50,10 +60,11 @@ export function formatter(settings: Pick<UserSettings, 'dateFormat' | 'timezone'
       if (value == null || value === '') return '';
       const n = typeof value === 'number' ? value : Number(value);
       if (!Number.isFinite(n)) return '';
-      let f = numberFormats.get(fractionDigits);
+      const key = `${locale}|${fractionDigits}`;
+      let f = numberFormats.get(key);
       if (!f) {
-        f = new Intl.NumberFormat(lang === 'en' ? 'en-GB' : 'de-DE', { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits });
-        numberFormats.set(fractionDigits, f);
+        f = new Intl.NumberFormat(locale, { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits });
+        numberFormats.set(key, f);
       }
       return f.format(n);
     },

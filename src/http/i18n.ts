@@ -53,6 +53,35 @@ export async function createI18n(): Promise<i18n> {
   return instance;
 }
 
-export function setUpI18n(instance: i18n): RequestHandler {
-  return handle(instance);
+/** Distinct keys remembered per language; beyond that (keys from a cookie, say) translations are not kept. */
+const MEMO_LIMIT = 5000;
+
+/**
+ * i18next per request, with `req.t(key)` remembered per language: a page translates a few hundred fixed keys
+ * (navigation, labels, headers), and i18next resolves each anew every time (namespaces, fallbacks, nesting),
+ * which was the largest single cost of rendering a page. Only calls without options are remembered; the
+ * resources never change while the process runs.
+ */
+export function setUpI18n(instance: i18n): RequestHandler[] {
+  const memo = new Map<string, Map<string, string>>();
+  const remembered: RequestHandler = (req, res, next) => {
+    const t = req.t;
+    const perRequest = req.i18n;
+    const fast = ((key: unknown, options?: unknown) => {
+      if (options !== undefined || typeof key !== 'string') return (t as (k: unknown, o?: unknown) => unknown)(key, options);
+      const lng = perRequest.language;
+      let known = memo.get(lng);
+      if (!known) memo.set(lng, (known = new Map()));
+      let value = known.get(key);
+      if (value === undefined) {
+        value = String(t(key));
+        if (known.size < MEMO_LIMIT) known.set(key, value);
+      }
+      return value;
+    }) as typeof t;
+    req.t = fast;
+    res.locals.t = fast;
+    next();
+  };
+  return [handle(instance), remembered];
 }

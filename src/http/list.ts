@@ -19,6 +19,11 @@ export interface ListColumn<R> {
   label: string;
   /** SQL expression to sort by; the column is sortable only when given. */
   sql?: string;
+  /**
+   * The sort expression is never null (a NOT NULL column): ordered without NULLS LAST, so one plain index
+   * serves both directions. Nullable expressions keep empty values last either way.
+   */
+  notNull?: boolean;
   kind?: ColumnKind;
   /** Fraction digits of numbers. */
   digits?: number;
@@ -181,9 +186,7 @@ export function filtered<R>(def: ListDefinition<R>, scope: TenantScope, state: L
 
 function ordered<R>(def: ListDefinition<R>, qb: Knex.QueryBuilder, state: ListState): Knex.QueryBuilder {
   const col = def.columns.find((c) => c.key === state.sort.key && c.sql) ?? def.columns.find((c) => c.key === def.defaultSort.key)!;
-  // PostgreSQL's own place for empty values (last ascending, first descending), so that one btree index on
-  // (mandant, column, key) serves both directions; "nulls last" both ways would force a sort of every row.
-  return qb.orderByRaw(`${col.sql} ${state.sort.dir}, ${def.tieBreaker} ${state.sort.dir}`);
+  return qb.orderByRaw(`${col.sql} ${state.sort.dir}${col.notNull ? '' : ' nulls last'}, ${def.tieBreaker} ${state.sort.dir}`);
 }
 
 export interface PageResult<R> {
@@ -259,9 +262,23 @@ export function cellText<R>(col: ListColumn<R>, row: R, fmt: Formatter, t: (k: s
   }
 }
 
+/** The compression middleware's flush (present when the response is being compressed). */
+function flush(res: Response): void {
+  (res as Response & { flush?: () => void }).flush?.();
+}
+
+/** Rows fetched per round trip while streaming a CSV export. */
+export const CSV_CHUNK = 1000;
+
 /**
  * Streams the CSV of everything the filters show (no paging), in chunks so a large list never sits in
  * memory. German lists use `;` (what German spreadsheet programs expect with a decimal comma), English `,`.
+ *
+ * First the keys of all matching rows in order (one query that carries no row data), then the rows by key,
+ * a chunk at a time: each chunk is an index look-up, whatever the sort. Paging with OFFSET instead re-sorts
+ * and skips everything before each chunk (quadratic: 100 chunks of 100,000 rows read 5 million), and a
+ * cursor would hold a transaction (and the embedded database's only connection) for as long as a slow client
+ * takes to download.
  */
 export async function streamCsv<R>(
   def: ListDefinition<R>,
@@ -271,20 +288,35 @@ export async function streamCsv<R>(
   opts: { fmt: Formatter; t: (k: string) => string; lang: string; filename: string },
 ): Promise<void> {
   const columns = def.columns.filter((c) => !c.pageOnly);
+  const knex = scope.knex;
+  const keys: unknown[] = (await ordered(def, filtered(def, scope, state).clearSelect().select(knex.raw(`${def.tieBreaker} as k`)), state)).map(
+    (r: { k: unknown }) => r.k,
+  );
   res.setHeader('Content-Type', 'text/csv; charset=utf-8');
   res.setHeader('Content-Disposition', `attachment; filename="${opts.filename}.csv"`);
   const csv = stringify({ delimiter: opts.lang === 'de' ? ';' : ',', bom: true, record_delimiter: 'windows' });
   csv.pipe(res);
   csv.write(columns.map((c) => csvSafe(opts.t(c.label))));
-  const CHUNK = 1000;
-  for (let offset = 0; ; offset += CHUNK) {
-    const rows = await ordered(def, filtered(def, scope, state), state).limit(CHUNK).offset(offset);
-    for (const db of rows) {
+  for (let start = 0; start < keys.length; start += CSV_CHUNK) {
+    const chunk = keys.slice(start, start + CSV_CHUNK);
+    // The same scoped base query (tenant, locations), so a key can only ever name a row the user may see.
+    const rows: Record<string, unknown>[] = await def
+      .query(scope)
+      .select(knex.raw(`${def.tieBreaker} as csv_key`))
+      .whereIn(knex.raw(def.tieBreaker) as unknown as string, chunk as string[]);
+    const byKey = new Map(rows.map((db) => [String(db.csv_key), db]));
+    for (const key of chunk) {
+      const db = byKey.get(String(key));
+      // Deleted since the keys were read: left out, as it would be had the export started a moment later.
+      if (!db) continue;
       const row = def.toRow(db);
       const ok = csv.write(columns.map((c) => csvSafe(cellText(c, row, opts.fmt, opts.t))));
       if (!ok) await new Promise((resolve) => csv.once('drain', resolve));
     }
-    if (rows.length < CHUNK) break;
+    // A compressing encoder holds its output until its buffers fill (Brotli: the whole of a small export);
+    // flushing after each chunk (once the rows have passed the CSV stream) lets them reach the client at once.
+    await new Promise((resolve) => setImmediate(resolve));
+    flush(res);
   }
   // The sums after an empty line, each as label and value.
   if (def.totals?.length) {

@@ -85,6 +85,8 @@ export function setUpRendering({ assets, cacheViews, i18n: i18nInstance, idleMs,
       // `layout`: the shell with sidebar (signed in), or `public` (header only: login, home, THG display).
       const layout = (locals as { layout?: string }).layout === 'public' || !user ? 'public' : 'layout';
       const html = await ejs.renderFile(path.join(VIEWS_DIR, `${layout}.ejs`), { ...data, body }, options);
+      // The page depends on the session, theme and sidebar cookies (it is no-store anyway: src/http/security.ts).
+      res.vary('Cookie');
       res.type('html').send(html);
     };
     next();

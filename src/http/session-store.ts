@@ -2,6 +2,7 @@
 // because we need the user id as a column: deactivating a user or logging out everywhere deletes their rows).
 import session, { type SessionData } from 'express-session';
 import type { Knex } from 'knex';
+import { currentUserColumns, toCurrentUser, type CurrentUser } from '../auth/current-user.js';
 import type { Clock } from '../clock.js';
 import { affectedRows } from '../db/knex.js';
 
@@ -12,8 +13,19 @@ const TOUCH_EVERY_MS = 60_000;
 
 type Callback = (err?: unknown) => void;
 
+/** A user read with its session, waiting for passport's deserializeUser in the same request. */
+interface Handed {
+  userId: number;
+  user: CurrentUser | null;
+  at: number;
+}
+/** Hand-overs not taken (a request that ended before passport ran) are swept once there are this many. */
+const HANDOVER_SWEEP_AT = 1000;
+const HANDOVER_TTL_MS = 10_000;
+
 export class KnexSessionStore extends session.Store {
   private lastTouch = new Map<string, number>();
+  private handed = new Map<string, Handed>();
 
   constructor(private readonly knex: Knex, private readonly clock: Clock, private readonly idleMs: number) {
     super();
@@ -33,14 +45,49 @@ export class KnexSessionStore extends session.Store {
     return typeof id === 'number' ? id : null;
   }
 
+  /**
+   * A live session and its user in one round trip: every signed-in request needs both, and reading them
+   * apart cost a second query each time. The user waits in `handed` for deserializeUser (takeUser).
+   */
   override get(sid: string, cb: (err: unknown, sess?: SessionData | null) => void): void {
+    this.loadWithUser(sid).then(({ sess, user }) => {
+      const userId = sess ? this.userId(sess) : null;
+      if (sess && userId !== null) this.hand(sid, { userId, user, at: this.now() });
+      cb(null, sess);
+    }, cb);
+  }
+
+  /** The session (if alive) and the user it names (null if there is none or the row is gone). */
+  async loadWithUser(sid: string): Promise<{ sess: SessionData | null; user: CurrentUser | null }> {
     const now = new Date(this.now());
-    this.knex('sessions')
-      .where({ sid })
-      .andWhere('expires_at', '>', now)
-      .andWhere('created_at', '>', new Date(this.now() - SESSION_ABSOLUTE_MS))
-      .first('sess')
-      .then((row) => cb(null, row ? (typeof row.sess === 'string' ? JSON.parse(row.sess) : row.sess) : null), cb);
+    const user = this.knex('benutzer as b').whereRaw('b.id = s.benutzer_id').select(currentUserColumns(this.knex));
+    const row = await this.knex('sessions as s')
+      .joinRaw(`left join lateral (${user.toQuery()}) as u on true`)
+      .where('s.sid', sid)
+      .andWhere('s.expires_at', '>', now)
+      .andWhere('s.created_at', '>', new Date(this.now() - SESSION_ABSOLUTE_MS))
+      .first('s.sess', 'u.*');
+    if (!row) return { sess: null, user: null };
+    const sess = typeof row.sess === 'string' ? JSON.parse(row.sess) : row.sess;
+    return { sess, user: row.id == null ? null : toCurrentUser(row) };
+  }
+
+  private hand(sid: string, handed: Handed): void {
+    if (this.handed.size >= HANDOVER_SWEEP_AT) {
+      for (const [key, h] of this.handed) if (this.now() - h.at > HANDOVER_TTL_MS) this.handed.delete(key);
+    }
+    if (this.handed.size < HANDOVER_SWEEP_AT * 2) this.handed.set(sid, handed);
+  }
+
+  /**
+   * The user get() read with this session in the current request, once; undefined if there is none (then
+   * the caller loads the user itself). Only for the user id the session names.
+   */
+  takeUser(sid: string, userId: number): CurrentUser | null | undefined {
+    const handed = this.handed.get(sid);
+    if (!handed) return undefined;
+    this.handed.delete(sid);
+    return handed.userId === userId && this.now() - handed.at <= HANDOVER_TTL_MS ? handed.user : undefined;
   }
 
   override set(sid: string, sess: SessionData, cb?: Callback): void {
@@ -53,9 +100,9 @@ export class KnexSessionStore extends session.Store {
       .then(() => cb?.(), (err) => cb?.(err));
   }
 
-  /** Reads a session by id for a Bearer token (same rows, same expiry rules as the cookie sessions). */
-  load(sid: string): Promise<SessionData | null> {
-    return new Promise((resolve, reject) => this.get(sid, (err, sess) => (err ? reject(err) : resolve(sess ?? null))));
+  /** Reads a session by id (same rows, same expiry rules as the cookie sessions). */
+  async load(sid: string): Promise<SessionData | null> {
+    return (await this.loadWithUser(sid)).sess;
   }
 
   save(sid: string, sess: SessionData): Promise<void> {
@@ -75,6 +122,7 @@ export class KnexSessionStore extends session.Store {
 
   override destroy(sid: string, cb?: Callback): void {
     this.lastTouch.delete(sid);
+    this.handed.delete(sid);
     this.knex('sessions').where({ sid }).delete().then(() => cb?.(), (err) => cb?.(err));
   }
 

@@ -10,7 +10,7 @@ import { parseOr400 } from '../../http/validate.js';
 import { principalKind } from '../../permissions/index.js';
 import { MatrixForm, PageQuery, PermissionsBody, UserId, formToPermissions } from './schema.js';
 import {
-  candidates, getPermissions, manageableMember, ownPermissions, roleOverview, savePermissions, standorteOf, userNotFound,
+  candidates, manageableMember, permissionsOf, ownPermissions, roleOverview, savePermissions, standorteOf, userNotFound,
   type Member, type Reach,
 } from './service.js';
 import { matrixModel } from './matrix-view.js';
@@ -44,12 +44,14 @@ export function berechtigungenRoutes(knex: Knex): Router {
       try {
         const userId = UserId.safeParse(query.benutzer);
         if (!userId.success) throw userNotFound();
-        const member = await manageableMember(scope, userId.data);
-        const { permissions } = await getPermissions(scope, member.id);
+        // The candidates are exactly the manageable members: one of them needs no look-up of its own; anyone
+        // else is looked up for the precise refusal (404, or 409 for an administrator or support).
+        const member = users.find((u) => u.id === userId.data) ?? (await manageableMember(scope, userId.data));
+        const { permissions } = await permissionsOf(scope, member);
         locals.matrix = matrixModel(t, {
           lang: res.locals.lang, userId: member.id, userName: displayName(member), standorte, permissions, requested: query.standort,
         });
-        locals.islands = true;
+        locals.islands = ['permission-matrix'];
       } catch (err) {
         if (!(err instanceof HttpError) || err.status >= 500) throw err;
         res.status(err.status);

@@ -35,8 +35,12 @@ export async function manageableMember(scope: TenantScope, userId: number, forUp
 }
 
 export async function getPermissions(scope: TenantScope, userId: number): Promise<UserPermissions> {
-  await manageableMember(scope, userId);
-  return { userId, permissions: permissionsFromRoles(await repo.rolesOf(scope, userId)) };
+  return permissionsOf(scope, await manageableMember(scope, userId));
+}
+
+/** The permissions of a member that manageableMember() returned (the page has checked already: no second look-up). */
+export async function permissionsOf(scope: TenantScope, member: repo.Member): Promise<UserPermissions> {
+  return { userId: member.id, permissions: permissionsFromRoles(await repo.rolesOf(scope, member.id)) };
 }
 
 /**

@@ -48,11 +48,11 @@ async function prepare(scope: TenantScope, input: Bestand, before: (Bestand & Me
 const list: ListDefinition<Bestand & Meta> = {
   id: 'bestaende',
   columns: [
-    { key: 'nr', label: 'bestaende:fields.nr', sql: 'b.nr', href: (r, lang) => `/${lang}/bewegungsdaten/bestaende/${encodeURIComponent(r.nr)}` },
-    { key: 'datum', label: 'bestaende:fields.datum', sql: 'b.datum', kind: 'date' },
-    { key: 'standort', label: 'bewegungsdaten:fields.standort', sql: 'b.standort_nr' },
-    { key: 'produkt', label: 'bewegungsdaten:fields.produkt', sql: 'b.produkt_nr' },
-    { key: 'volumen', label: 'bestaende:fields.volumen', sql: 'b.volumen', kind: 'number', digits: 0, pageOnly: true },
+    { key: 'nr', label: 'bestaende:fields.nr', sql: 'b.nr', notNull: true, href: (r, lang) => `/${lang}/bewegungsdaten/bestaende/${encodeURIComponent(r.nr)}` },
+    { key: 'datum', label: 'bestaende:fields.datum', sql: 'b.datum', notNull: true, kind: 'date' },
+    { key: 'standort', label: 'bewegungsdaten:fields.standort', sql: 'b.standort_nr', notNull: true },
+    { key: 'produkt', label: 'bewegungsdaten:fields.produkt', sql: 'b.produkt_nr', notNull: true },
+    { key: 'volumen', label: 'bestaende:fields.volumen', sql: 'b.volumen', notNull: true, kind: 'number', digits: 0, pageOnly: true },
     { key: 'volumenExakt', label: 'bestaende:fields.volumen', kind: 'number', digits: 3, csvOnly: true },
     { key: 'fuellstand', label: 'bestaende:fields.fuellstand', sql: 'b.fuellstand', kind: 'number', digits: 1 },
   ],

@@ -163,16 +163,16 @@ function deliveryList(spec: DeliverySpec, store: VersionedStore<Delivery>): List
   return {
     id: resource,
     columns: [
-      { key: 'nr', label: 'stammdaten:fields.nr', sql: `${T}.nr`, href: (r, lang) => `/${lang}/bewegungsdaten/${resource}/${encodeURIComponent(r.nr)}` },
-      { key: names.datum, label: `${resource}:fields.${names.datum}`, sql: `${T}.datum`, kind: 'date' },
+      { key: 'nr', label: 'stammdaten:fields.nr', sql: `${T}.nr`, notNull: true, href: (r, lang) => `/${lang}/bewegungsdaten/${resource}/${encodeURIComponent(r.nr)}` },
+      { key: names.datum, label: `${resource}:fields.${names.datum}`, sql: `${T}.datum`, notNull: true, kind: 'date' },
       ...ref('partner', 'partnerNr'),
       ...ref('standort', 'standortNr'),
       ...ref('produkt', 'produktNr'),
       // On screen to the litre with its unit, and a cancelled delivery marked in its status; the export has
       // every field on its own, the quantity exact.
-      { key: names.menge, label: `${resource}:fields.${names.menge}`, sql: `${T}.menge`, kind: 'number', digits: 0, suffix: (r) => String(r[names.einheit]), pageOnly: true },
+      { key: names.menge, label: `${resource}:fields.${names.menge}`, sql: `${T}.menge`, notNull: true, kind: 'number', digits: 0, suffix: (r) => String(r[names.einheit]), pageOnly: true },
       {
-        key: 'status', label: 'bewegungsdaten:fields.status', sql: `${T}.status`, pageOnly: true,
+        key: 'status', label: 'bewegungsdaten:fields.status', sql: `${T}.status`, notNull: true, pageOnly: true,
         badge: (r) => (r.storniert ? { label: 'bewegungsdaten:storniert', variant: 'error' } : { label: `bewegungsdaten:status.${r.status}`, variant: STATUS_BADGE[r.status as Lieferstatus] ?? 'neutral' }),
       },
       { key: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', csvOnly: true, badge: (r) => ({ label: `produkte:gruppen.${r.produktgruppe}`, variant: 'info' }) },

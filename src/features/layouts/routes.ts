@@ -27,7 +27,7 @@ export function layoutRoutes(): Router {
         title: req.t(`layouts:pages.${name}`),
         layoutPages: LAYOUT_PAGES,
         layoutPage: name,
-        islands: name === 'about',
+        islands: name === 'about' ? ['demo-counter'] : false,
         ...pageLocals[name]?.(req),
       });
     });

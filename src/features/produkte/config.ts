@@ -45,9 +45,9 @@ const gruppenOptions = PRODUKTGRUPPEN.map((g) => ({ value: g, label: `produkte:g
 const list: ListDefinition<Produkt & Meta> = {
   id: 'produkte',
   columns: [
-    { key: 'nr', label: 'stammdaten:fields.nr', sql: 'p.nr', href: (r, lang) => `/${lang}/stammdaten/produkte/${encodeURIComponent(r.nr)}` },
-    { key: 'name', label: 'produkte:fields.name', sql: 'lower(p.name)' },
-    { key: 'produktgruppe', label: 'produkte:fields.produktgruppe', sql: 'p.produktgruppe', badge: (r) => ({ label: `produkte:gruppen.${r.produktgruppe}`, variant: 'info' }) },
+    { key: 'nr', label: 'stammdaten:fields.nr', sql: 'p.nr', notNull: true, href: (r, lang) => `/${lang}/stammdaten/produkte/${encodeURIComponent(r.nr)}` },
+    { key: 'name', label: 'produkte:fields.name', sql: 'lower(p.name)', notNull: true },
+    { key: 'produktgruppe', label: 'produkte:fields.produktgruppe', sql: 'p.produktgruppe', notNull: true, badge: (r) => ({ label: `produkte:gruppen.${r.produktgruppe}`, variant: 'info' }) },
     // Left out of the page table so it fits beside the sidebar; filter and CSV keep it.
     { key: 'produkttyp', label: 'produkte:fields.produkttyp', sql: 'lower(p.produkttyp)', csvOnly: true },
     { key: 'biogehalt', label: 'produkte:fields.biogehaltProzent', sql: 'p.biogehalt', kind: 'number', digits: 2 },

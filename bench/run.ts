@@ -1,0 +1,488 @@
+// `npm run bench`: throughput, latency and database round trips of the portal, and (unless --no-lighthouse)
+// Lighthouse scores under slow 4G. See bench/README.md for what it measures, the targets and how to read it.
+// Only addresses of this machine are used; every load runs for a bounded time and stops by itself.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { QUERY_COUNTS_PATH, type QueryCounts } from '../src/db/query-count.js';
+import { rawRequest, signInWithForms } from '../src/testing/page-weight.js';
+import { LIST, LOGIN_PAGE, THG_PAGE } from '../src/testing/perf-pages.js';
+import {
+  cleanUp, DEFAULT_PG_URL, DEFAULT_PGLITE_DIR, prepare, resolvePostgres, type BenchDb, type Prepared,
+} from './data.js';
+import { chromePath, runLighthouse, type LighthouseResult } from './lighthouse.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS = path.join(ROOT, 'bench', 'results.json');
+
+const { values: args } = parseArgs({
+  options: {
+    tenant: { type: 'string' },
+    rows: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '20' },
+    embedded: { type: 'boolean', default: false },
+    reload: { type: 'boolean', default: false },
+    lighthouse: { type: 'boolean', default: false },
+    'no-lighthouse': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (args.help) {
+  console.log(`npm run bench [-- options]
+  --tenant NAME      run in this tenant (required when the database holds other tenants; only it is touched)
+  --rows N           products to load into the bench tenant (default 100000)
+  --duration S       seconds of load per scenario (default 10), after --warmup S (default 2)
+  --connections N    concurrent connections (default 20)
+  --embedded         use the embedded database (PGlite) even if PostgreSQL answers
+  --reload           load the bench data again even if it is there
+  --lighthouse       only the Lighthouse part
+  --no-lighthouse    everything but Lighthouse
+environment: BENCH_DATABASE_URL (default ${DEFAULT_PG_URL}), BENCH_PGLITE_DIR (default ${DEFAULT_PGLITE_DIR}), CHROME_PATH`);
+  process.exit(0);
+}
+
+const ROWS = Number(args.rows);
+const DURATION = Number(args.duration);
+const WARMUP = Number(args.warmup);
+const CONNECTIONS = Number(args.connections);
+for (const [name, v] of [['rows', ROWS], ['duration', DURATION], ['connections', CONNECTIONS], ['warmup', WARMUP]] as const) {
+  if (!Number.isFinite(v) || v < 0 || (name !== 'warmup' && v === 0)) throw new Error(`--${name}: a positive number`);
+}
+
+const log = (s: string) => console.log(`· ${s}`);
+
+// ---------------------------------------------------------------------------------------------- processes
+
+interface Proc {
+  child: ChildProcess;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Starts `node --import tsx <args>` (so the pid is the server's own, for its memory) and waits for its port. */
+function startNode(script: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<Proc> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => fail(new Error(`${script.join(' ')} did not start in 120 s\n${out}${err}`)), 120_000);
+    const fail = (e: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(e);
+    };
+    // Drained (a full pipe would stall the server), the start kept for an error message.
+    child.stderr!.on('data', (d) => (err = (err + d).slice(0, 20_000)));
+    child.stdout!.on('data', (d) => {
+      if (out.length < 20_000) out += d;
+      const m = ready.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          port: Number(m[1]),
+          stop: () =>
+            new Promise((done) => {
+              if (child.exitCode !== null) return done();
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+              setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+            }),
+        });
+      }
+    });
+    child.once('exit', (code) => fail(new Error(`${script.join(' ')} exited with ${code}\n${out}${err}`)));
+  });
+}
+
+function startApp(db: BenchDb, secret: string, countQueries: boolean): Promise<Proc> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: '0',
+    SESSION_SECRET: secret,
+    BENCH_COUNT_QUERIES: countQueries ? '1' : '0',
+  };
+  delete env.DATABASE_URL;
+  delete env.PGLITE_DIR;
+  if (db.kind === 'postgres') env.DATABASE_URL = db.url;
+  else env.PGLITE_DIR = db.dir;
+  return startNode(['src/cli/start.ts'], env, /Portal running at http:\/\/localhost:(\d+)/);
+}
+
+// ------------------------------------------------------------------------------------------------ loading
+
+interface Scenario {
+  name: string;
+  /** Target of the app server, or a baseline process. */
+  on: 'app' | 'node' | 'express';
+  path: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  expect: number;
+}
+
+interface Measured {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  requests: number;
+  ratioToExpress?: number;
+  roundTrips?: { avg: number; max: number };
+}
+
+async function load(base: string, s: Scenario, seconds: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: `${base}${s.path}`,
+    method: s.method ?? 'GET',
+    headers: { 'x-bench-label': s.name, ...s.headers },
+    body: s.body,
+    connections: CONNECTIONS,
+    duration: seconds,
+    timeout: 10,
+  });
+}
+
+async function measure(base: string, s: Scenario): Promise<Measured> {
+  // A first look: the scenario must answer as expected before it is measured.
+  const probe = await rawRequest(`${base}${s.path}`, { method: s.method, headers: s.headers, body: s.body });
+  if (probe.status !== s.expect) throw new Error(`${s.name}: ${s.method ?? 'GET'} ${s.path} answered ${probe.status}, expected ${s.expect}`);
+  if (WARMUP > 0) await load(base, s, WARMUP);
+  const r = await load(base, s, DURATION);
+  const byClass: Record<number, number> = { 1: r['1xx'], 2: r['2xx'], 3: r['3xx'], 4: r['4xx'], 5: r['5xx'] };
+  const answered = Object.values(byClass).reduce((a, b) => a + b, 0);
+  const expected = byClass[Math.floor(s.expect / 100)];
+  return {
+    name: s.name,
+    requestsPerSecond: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts + (answered - expected),
+    requests: r.requests.total,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------- CSV
+
+interface CsvMeasure {
+  rows: number;
+  bytesOnWire: number;
+  firstByteMs: number;
+  totalMs: number;
+  peakRssMb: number;
+  rssBeforeMb: number;
+  peakFrom: 'VmHWM' | 'sampled VmRSS';
+}
+
+function procStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) : 0;
+}
+
+/** One CSV export as a browser fetches it (compressed), with the server's peak memory while it runs. */
+async function measureCsv(base: string, pid: number, cookie: string): Promise<CsvMeasure> {
+  let hwmReset = true;
+  try {
+    // Linux: writing 5 resets the peak resident set (VmHWM) of our own child process.
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    hwmReset = false;
+  }
+  const rssBefore = procStatusKb(pid, 'VmRSS');
+  let sampled = rssBefore;
+  const sampler = setInterval(() => (sampled = Math.max(sampled, procStatusKb(pid, 'VmRSS'))), 10);
+  const started = performance.now();
+  const result = await new Promise<{ first: number; bytes: number; rows: number }>((resolve, reject) => {
+    const req = http.get(`${base}/de/${LIST.page}?format=csv`, { headers: { cookie, 'accept-encoding': 'gzip, deflate, br' } }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`CSV export answered ${res.statusCode}`));
+      let first = 0;
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (!first) first = performance.now() - started;
+        bytes += chunk.length;
+      });
+      res.on('end', () => resolve({ first, bytes, rows: -1 }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+  const totalMs = performance.now() - started;
+  clearInterval(sampler);
+  const peak = hwmReset ? Math.max(procStatusKb(pid, 'VmHWM'), sampled) : sampled;
+  return {
+    rows: ROWS,
+    bytesOnWire: result.bytes,
+    firstByteMs: Math.round(result.first),
+    totalMs: Math.round(totalMs),
+    peakRssMb: Math.round(peak / 1024),
+    rssBeforeMb: Math.round(rssBefore / 1024),
+    peakFrom: hwmReset ? 'VmHWM' : 'sampled VmRSS',
+  };
+}
+
+// ---------------------------------------------------------------------------------------------- reporting
+
+function table(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+function machine() {
+  return {
+    nproc: os.availableParallelism?.() ?? os.cpus().length,
+    cpu: os.cpus()[0]?.model.trim() ?? 'unknown',
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    load: os.loadavg().map((l) => Number(l.toFixed(2))),
+  };
+}
+
+function writeResults(update: (r: Record<string, unknown>) => void) {
+  const current: Record<string, unknown> = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : {};
+  current.note = 'Provisional until taken on a quiet machine: see bench/README.md. Each run replaces the part of its database kind.';
+  update(current);
+  writeFileSync(RESULTS, `${JSON.stringify(current, null, 2)}\n`);
+}
+
+// ------------------------------------------------------------------------------------------------- main
+
+async function chooseDb(): Promise<BenchDb> {
+  const dir = process.env.BENCH_PGLITE_DIR ?? DEFAULT_PGLITE_DIR;
+  if (args.embedded) return { kind: 'pglite', dir, note: 'embedded database (PGlite), as asked with --embedded' };
+  const url = process.env.BENCH_DATABASE_URL ?? DEFAULT_PG_URL;
+  const pg = await resolvePostgres(url);
+  if ('error' in pg) {
+    return { kind: 'pglite', dir, note: `PostgreSQL at ${new URL(url).host} cannot be reached (${pg.error}): falling back to the embedded database (PGlite) in ${dir}` };
+  }
+  const shown = new URL(url);
+  shown.password = '';
+  return { kind: 'postgres', url, note: `PostgreSQL ${shown.host}${shown.pathname}${pg.created ? ' (database created)' : ''}` };
+}
+
+async function signInBench(base: string, bench: Prepared) {
+  const jar = await signInWithForms(base, bench.login, bench.password);
+  const login = await rawRequest(`${base}/api/v1/account/login`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: bench.login, password: bench.password }),
+  });
+  const token = JSON.parse(login.body.toString()).token as string;
+  if (!token) throw new Error(`API login of ${bench.login} failed: ${login.status}`);
+  // The login form's CSRF cookie and token of an anonymous visitor: reusable for every login post.
+  const anonymous = await rawRequest(`${base}${LOGIN_PAGE}`);
+  const csrfCookie = (anonymous.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
+  const csrf = anonymous.body.toString().match(/name="_csrf" value="([^"]*)"/)?.[1] ?? '';
+  return { cookie: jar.header(), token, csrfCookie, csrf };
+}
+
+function scenarios(bench: Prepared, auth: Awaited<ReturnType<typeof signInBench>>): Scenario[] {
+  const page = { cookie: auth.cookie, accept: 'text/html' };
+  return [
+    { name: 'bare node:http', on: 'node', path: '/', expect: 200 },
+    { name: 'bare Express', on: 'express', path: '/', expect: 200 },
+    { name: 'healthz (chain + select 1)', on: 'app', path: '/healthz', expect: 200 },
+    { name: 'list page', on: 'app', path: `/de/${LIST.page}?${LIST.benchQuery}`, headers: page, expect: 200 },
+    { name: 'list JSON', on: 'app', path: `${LIST.api}?${LIST.benchQuery}`, headers: { authorization: auth.token, 'x-mandant': bench.tenant }, expect: 200 },
+    { name: 'detail page', on: 'app', path: `/de/${bench.detail}`, headers: page, expect: 200 },
+    {
+      name: 'login (argon2id)', on: 'app', path: LOGIN_PAGE, method: 'POST', expect: 302,
+      headers: { cookie: auth.csrfCookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: auth.csrf, login: bench.login, password: bench.password }).toString(),
+    },
+  ];
+}
+
+async function main() {
+  const db = await chooseDb();
+  console.log(`Benchmark of the portal: ${db.note}`);
+  const m = machine();
+  console.log(`machine: ${m.nproc} cores, ${m.cpu}, ${m.memoryGb} GB, node ${m.node}, load ${m.load.join(' ')}`);
+  const bench = await prepare(db, { tenant: args.tenant ?? null, rows: ROWS, reload: args.reload, log });
+  if (bench.loaded) log(`loaded ${ROWS} products in ${(bench.loadMs / 1000).toFixed(1)} s`);
+  const secret = randomBytes(32).toString('hex');
+  const runLh = args.lighthouse || !args['no-lighthouse'];
+  const runLoad = !args.lighthouse;
+
+  let lighthouse: LighthouseResult[] | null = null;
+  try {
+    if (runLoad) {
+      // 1. Round trips per request: a server that counts, a few requests of each kind one after another.
+      log('counting database round trips');
+      const counting = await startApp(db, secret, true);
+      const countBase = `http://127.0.0.1:${counting.port}`;
+      let roundTrips: Record<string, QueryCounts> = {};
+      let csvRoundTrips: QueryCounts | undefined;
+      try {
+        const auth = await signInBench(countBase, bench);
+        await rawRequest(`${countBase}${QUERY_COUNTS_PATH}`);
+        for (const s of scenarios(bench, auth).filter((x) => x.on === 'app')) {
+          for (let i = 0; i < (s.method === 'POST' ? 3 : 20); i++) {
+            await rawRequest(`${countBase}${s.path}`, { method: s.method, headers: { 'x-bench-label': s.name, ...s.headers }, body: s.body });
+          }
+        }
+        await rawRequest(`${countBase}/de/${LIST.page}?format=csv`, { headers: { cookie: auth.cookie, 'x-bench-label': 'csv' } });
+        roundTrips = JSON.parse((await rawRequest(`${countBase}${QUERY_COUNTS_PATH}`)).body.toString());
+        csvRoundTrips = roundTrips.csv;
+      } finally {
+        await counting.stop();
+      }
+
+      // 2. Throughput and latency: baselines and the app, each in its own process, one after another.
+      const results: Measured[] = [];
+      const app = await startApp(db, secret, false);
+      const appBase = `http://127.0.0.1:${app.port}`;
+      let csv: CsvMeasure[] = [];
+      try {
+        const auth = await signInBench(appBase, bench);
+        // The CSV export of every row, three times, first: on a fresh server, so its peak memory is the
+        // export's and not what argon2 left in the allocator during the login load.
+        for (let i = 0; i < 3; i++) {
+          log(`CSV export of all ${ROWS} rows (${i + 1}/3)`);
+          csv.push(await measureCsv(appBase, app.child.pid!, auth.cookie));
+        }
+        for (const s of scenarios(bench, auth)) {
+          log(`load: ${s.name} (${CONNECTIONS} connections, ${DURATION} s)`);
+          if (s.on === 'app') {
+            results.push(await measure(appBase, s));
+          } else {
+            const baseline = await startNode(['bench/baseline.ts', s.on], { ...process.env }, /listening (\d+)/);
+            try {
+              results.push(await measure(`http://127.0.0.1:${baseline.port}`, s));
+            } finally {
+              await baseline.stop();
+            }
+          }
+          const counts = roundTrips[s.name];
+          if (counts) results.at(-1)!.roundTrips = { avg: Number((counts.queries / counts.requests).toFixed(2)), max: counts.max };
+        }
+        if (runLh) lighthouse = await lighthouseOf(appBase, auth.cookie);
+      } finally {
+        await app.stop();
+      }
+      const express = results.find((r) => r.name === 'bare Express')!;
+      for (const r of results) r.ratioToExpress = Number((r.requestsPerSecond / express.requestsPerSecond).toFixed(2));
+      csv = csv.sort((a, b) => a.totalMs - b.totalMs);
+      const csvSummary = {
+        ...csv[1],
+        firstByteMs: [...csv].sort((a, b) => a.firstByteMs - b.firstByteMs)[1].firstByteMs,
+        peakRssMb: Math.max(...csv.map((c) => c.peakRssMb)),
+        runs: csv,
+        roundTrips: csvRoundTrips?.max,
+      };
+      report(db, results, csvSummary);
+      const targets = checkTargets(db, results, csvSummary);
+      writeResults((r) => {
+        r.runs = { ...(r.runs as object), [db.kind]: {
+          date: new Date().toISOString(), provisional: true, database: db.note, machine: m,
+          settings: { connections: CONNECTIONS, durationS: DURATION, warmupS: WARMUP, rows: ROWS, tenant: bench.tenant, listQuery: LIST.benchQuery, listPage: LIST.page },
+          scenarios: results, csv: csvSummary, targets,
+        } };
+      });
+    } else if (runLh) {
+      const app = await startApp(db, secret, false);
+      try {
+        const auth = await signInBench(`http://127.0.0.1:${app.port}`, bench);
+        lighthouse = await lighthouseOf(`http://127.0.0.1:${app.port}`, auth.cookie);
+      } finally {
+        await app.stop();
+      }
+    }
+    if (lighthouse) {
+      reportLighthouse(lighthouse);
+      writeResults((r) => {
+        r.lighthouse = { date: new Date().toISOString(), provisional: true, machine: machine(), profile: 'Lighthouse default: mobile, simulated slow 4G', pages: lighthouse };
+      });
+    }
+    console.log(`\nwritten: ${path.relative(ROOT, RESULTS)}`);
+  } finally {
+    await cleanUp(db, bench.login);
+  }
+}
+
+async function lighthouseOf(base: string, cookie: string): Promise<LighthouseResult[] | null> {
+  if (!chromePath()) {
+    console.log('lighthouse: skipped, no Chromium (set CHROME_PATH)');
+    return null;
+  }
+  return runLighthouse(
+    [
+      { name: 'login', url: `${base}${LOGIN_PAGE}` },
+      { name: 'list page', url: `${base}/de/${LIST.page}`, cookie },
+      { name: 'THG display', url: `${base}${THG_PAGE}` },
+    ],
+    log,
+  );
+}
+
+function report(db: BenchDb, results: Measured[], csv: CsvMeasure & { roundTrips?: number }) {
+  console.log(`\nThroughput at ${CONNECTIONS} connections, ${DURATION} s each (${db.kind}; provisional unless the machine was quiet):`);
+  console.log(
+    table(
+      ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', '× Express', 'DB trips/req'],
+      results.map((r) => [
+        r.name, String(r.requestsPerSecond), String(r.p50), String(r.p99), String(r.errors), r.ratioToExpress!.toFixed(2),
+        r.roundTrips ? `${r.roundTrips.avg}${r.roundTrips.max !== r.roundTrips.avg ? ` (max ${r.roundTrips.max})` : ''}` : '–',
+      ]),
+    ),
+  );
+  console.log(
+    `\nCSV export of ${csv.rows} rows (median of 3): first byte ${csv.firstByteMs} ms, total ${csv.totalMs} ms, ` +
+      `${(csv.bytesOnWire / 2 ** 20).toFixed(1)} MB on the wire, server peak RSS ${csv.peakRssMb} MB (${csv.peakFrom}; ${csv.rssBeforeMb} MB before), ` +
+      `${csv.roundTrips ?? '?'} round trips`,
+  );
+}
+
+function checkTargets(db: BenchDb, results: Measured[], csv: CsvMeasure) {
+  const get = (name: string) => results.find((r) => r.name === name)!;
+  const list = get('list page');
+  const pages = results.filter((r) => ['list page', 'list JSON', 'detail page'].includes(r.name));
+  const targets = [
+    { target: 'middleware chain (healthz) ≥ 0.5× bare Express', value: get('healthz (chain + select 1)').ratioToExpress!, ok: get('healthz (chain + select 1)').ratioToExpress! >= 0.5 },
+    { target: 'authenticated list page ≥ 0.2× bare Express', value: list.ratioToExpress!, ok: list.ratioToExpress! >= 0.2 },
+    db.kind === 'postgres'
+      ? { target: 'list page p99 ≤ 50 ms (PostgreSQL)', value: list.p99, ok: list.p99 <= 50 }
+      : { target: 'list page p99 ≤ 150 ms (embedded database)', value: list.p99, ok: list.p99 <= 150 },
+    { target: '≤ 4 DB round trips for any page', value: Math.max(...pages.map((p) => p.roundTrips?.max ?? 0)), ok: pages.every((p) => (p.roundTrips?.max ?? 0) <= 4) },
+    { target: 'zero errors', value: results.reduce((s, r) => s + r.errors, 0), ok: results.every((r) => r.errors === 0) },
+    { target: `CSV (${csv.rows} rows) first byte ≤ 200 ms`, value: csv.firstByteMs, ok: csv.firstByteMs <= 200 },
+    { target: `CSV (${csv.rows} rows) server peak memory < 150 MB`, value: csv.peakRssMb, ok: csv.peakRssMb < 150 },
+  ];
+  console.log('\nTargets:');
+  for (const t of targets) console.log(`  ${t.ok ? 'met    ' : 'MISSED '} ${t.target}: ${t.value}`);
+  return targets;
+}
+
+function reportLighthouse(results: LighthouseResult[]) {
+  console.log('\nLighthouse (mobile, simulated slow 4G):');
+  console.log(
+    table(
+      ['page', 'performance', 'accessibility', 'FCP ms', 'LCP ms', 'TBT ms', 'CLS'],
+      results.map((r) => [
+        r.name, String(r.performance ?? 'failed'), String(r.accessibility ?? '–'),
+        String(Math.round(r.metrics['first-contentful-paint'] ?? NaN)), String(Math.round(r.metrics['largest-contentful-paint'] ?? NaN)),
+        String(Math.round(r.metrics['total-blocking-time'] ?? NaN)), (r.metrics['cumulative-layout-shift'] ?? NaN).toFixed(3),
+      ]),
+    ),
+  );
+  for (const r of results) {
+    if (r.error) console.log(`  ${r.name}: ${r.error}`);
+    for (const f of r.failing) console.log(`  ${r.name}: ${f.category} – ${f.id} (${f.title}) score ${f.score}${f.displayValue ? `, ${f.displayValue}` : ''}`);
+  }
+}
+
+main().catch((err) => {
+  console.error(`bench: ${err instanceof Error ? err.message : err}`);
+  process.exit(1);
+});

@@ -1,0 +1,85 @@
+// Database round trips per page are deterministic, so the budget of the slow-connection issue (at most 4 for
+// any page) is held here; how long they take is measured by `npm run bench` only.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createTestApp, type TestApp } from '../testing/app.js';
+import { rawRequest, signInWithForms, type CookieJar } from '../testing/page-weight.js';
+import { ISLAND_PAGE, LIST, LOGIN_PAGE, THG_PAGE } from '../testing/perf-pages.js';
+import { QUERY_COUNTS_PATH, type QueryCounts } from './query-count.js';
+
+const MAX_ROUND_TRIPS = 4;
+
+let t: TestApp;
+let server: Server;
+let base: string;
+let admin: CookieJar;
+
+beforeAll(async () => {
+  t = await createTestApp({ countQueries: true });
+  server = t.app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  admin = await signInWithForms(base, 'ADMIN', 'Admin12345', 'DEMO');
+});
+
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await t?.close();
+});
+
+async function counts(): Promise<Record<string, QueryCounts>> {
+  return JSON.parse((await rawRequest(`${base}${QUERY_COUNTS_PATH}`)).body.toString());
+}
+
+describe('database round trips per request', () => {
+  it(`stay at ${MAX_ROUND_TRIPS} or fewer for every page, signed in or not, and for the list API`, async () => {
+    const leser = await t.db.knex('benutzer').where({ login: 'LESER' }).first('id');
+    const login = await rawRequest(`${base}/api/v1/account/login`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'ADMIN', password: 'Admin12345' }),
+    });
+    const bearer = { authorization: JSON.parse(login.body.toString()).token, 'x-mandant': 'DEMO' };
+    await counts();
+    const pages: [string, string, CookieJar | undefined, Record<string, string>?][] = [
+      ['login', LOGIN_PAGE, undefined],
+      ['THG display', THG_PAGE, undefined],
+      ['dashboard', '/de/benutzer/dashboard', admin],
+      ['list', `/de/${LIST.page}`, admin],
+      ['list filtered, sorted, paged', `/de/${LIST.page}?${LIST.benchQuery}`, admin],
+      ['detail', `/de/${LIST.detail}`, admin],
+      ['island page', `${ISLAND_PAGE}?benutzer=${leser.id}`, admin],
+      ['list API', `${LIST.api}?${LIST.benchQuery}`, undefined, bearer],
+    ];
+    for (const [label, path, jar, headers] of pages) {
+      const res = await rawRequest(`${base}${path}`, { jar, headers: { ...headers, 'x-bench-label': label } });
+      expect(res.status, path).toBe(200);
+    }
+    const seen = await counts();
+    for (const [label] of pages) {
+      expect(seen[label]?.requests, label).toBe(1);
+      expect(seen[label].max, label).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
+    }
+    // Session and user are read in one query, so a signed-in list or detail costs three.
+    for (const label of ['list filtered, sorted, paged', 'detail', 'list API']) expect(seen[label].max, label).toBe(3);
+    // The counter itself sees every statement: a health check is exactly one.
+    await rawRequest(`${base}/healthz`, { headers: { 'x-bench-label': 'health' } });
+    expect((await counts()).health).toEqual({ requests: 1, queries: 1, min: 1, max: 1 });
+  });
+
+  it('is not there unless switched on', async () => {
+    const plain = await createTestApp();
+    try {
+      const listening = plain.app.listen(0, '127.0.0.1');
+      await new Promise((resolve) => listening.once('listening', resolve));
+      const res = await rawRequest(`http://127.0.0.1:${(listening.address() as AddressInfo).port}${QUERY_COUNTS_PATH}`);
+      // No route: the path is treated like any other page address (sent on to /de/…, which does not exist).
+      expect(res.status).not.toBe(200);
+      expect(res.headers['content-type'] ?? '').not.toContain('json');
+      expect(plain.db.knex.listenerCount('query')).toBe(0);
+      listening.closeAllConnections();
+      await new Promise((resolve) => listening.close(resolve));
+    } finally {
+      await plain.close();
+    }
+  });
+});

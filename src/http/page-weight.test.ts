@@ -1,0 +1,148 @@
+// Page weight budgets for slow connections, held in CI: the bytes a browser with a cold cache fetches for a page
+// (the HTML and every stylesheet, script, module preload, image and font it loads, compressed as the server
+// sends them) are deterministic, so they are tested here; speed is measured by `npm run bench`, never in a test.
+// Budgets hold for Brotli and for gzip (a browser over plain http:// is offered no Brotli by Chromium).
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createTestApp, type TestApp } from '../testing/app.js';
+import {
+  measurePage, rawRequest, signInWithForms, weightTable, type CookieJar, type PageWeight,
+} from '../testing/page-weight.js';
+import { ISLAND_PAGE, LIST, LOGIN_PAGE, THG_PAGE } from '../testing/perf-pages.js';
+import { loadAssets } from './assets.js';
+
+const KB = 1024;
+const BUDGET = { login: 25 * KB, thg: 35 * KB, list: 40 * KB, detail: 40 * KB, island: 120 * KB, listHtml: 14 * KB };
+/** Content hash in the name, as Vite writes it: `shell-C_sGS8Ro.css`. */
+const FINGERPRINTED = /^\/build\/assets\/[\w.-]+-[\w-]{8}\.(js|css|svg|png|webp|avif)$/;
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Strings only React's runtime contains. */
+const REACT = /react\.transitional\.element|__CLIENT_INTERNALS_DO_NOT_USE/;
+
+let t: TestApp;
+let server: Server;
+let base: string;
+let admin: CookieJar;
+const table: { name: string; br: PageWeight; gzip: PageWeight; budget: number }[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  server = t.app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  admin = await signInWithForms(base, 'ADMIN', 'Admin12345', 'DEMO');
+});
+
+afterAll(async () => {
+  if (table.length) console.log(`Page weight on a cold cache (bytes on the wire):\n${weightTable(table)}`);
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await t?.close();
+});
+
+/** Measures a page with Brotli and with gzip, checks what holds for every page, and records it for the table. */
+async function weigh(name: string, path: string, budget: number, jar?: CookieJar): Promise<PageWeight> {
+  const br = await measurePage(base, path, { jar });
+  const gzip = await measurePage(base, path, { jar, acceptEncoding: 'gzip' });
+  table.push({ name, br, gzip, budget });
+  for (const [w, encoding] of [[br, 'br'], [gzip, 'gzip']] as const) {
+    const where = `${path} (${encoding})`;
+    // HTML: compressed, personal (never kept by a cache), and saying what it depends on.
+    expect(w.html.encoding, where).toBe(encoding);
+    expect(w.html.cacheControl, where).toMatch(/^(no-store|private, no-cache)$/);
+    expect(w.html.vary?.split(/,\s*/), where).toEqual(expect.arrayContaining(['Accept-Encoding', 'Cookie']));
+    for (const r of w.resources) {
+      const at = `${r.url} on ${where}`;
+      expect(r.status, at).toBe(200);
+      expect(new URL(r.url).pathname, at).toMatch(FINGERPRINTED);
+      expect(r.cacheControl, at).toBe(IMMUTABLE);
+      expect(r.encoding, at).toBe(encoding);
+      expect(r.vary, at).toContain('Accept-Encoding');
+      // System font stack: no font files.
+      expect(r.kind, at).not.toBe('font');
+    }
+    expect(w.total, `${where}: ${w.total} bytes`).toBeLessThanOrEqual(budget);
+  }
+  // No web fonts: no @font-face in any stylesheet or inline style.
+  for (const [url, source] of br.sources) if (url.endsWith('.css')) expect(source, url).not.toMatch(/@font-face/i);
+  expect(br.text).not.toMatch(/@font-face/i);
+  // Icons: one inline SVG sprite, referenced by fragment only; no icon files, no images at all.
+  expect(br.text.match(/<svg\b[^>]*class="sprite"/g), path).toHaveLength(1);
+  expect(br.text.match(/<use\b[^>]*href="(?!#)/g), path).toBeNull();
+  expect(br.resources.filter((r) => r.kind === 'image'), path).toEqual([]);
+  return br;
+}
+
+function usesReact(w: PageWeight): boolean {
+  return [...w.sources].some(([url, source]) => url.endsWith('.js') && REACT.test(source));
+}
+
+describe('page weight on a cold cache', () => {
+  it(`login page ≤ ${BUDGET.login / KB} KB, and it signs in without JavaScript`, async () => {
+    const w = await weigh('login', LOGIN_PAGE, BUDGET.login);
+    expect(usesReact(w)).toBe(false);
+    // A plain form that posts login and password (with its CSRF token) to the server.
+    const form = w.text.match(/<form method="post" action="\/de\/login"[\s\S]*?<\/form>/)?.[0];
+    expect(form).toBeDefined();
+    for (const name of ['_csrf', 'login', 'password']) expect(form).toContain(`name="${name}"`);
+    expect(form).toMatch(/<button type="submit"/);
+    // Posting the form alone (no script ran) signs in and leads to a page of the portal.
+    const jar = await signInWithForms(base, 'TADMIN', 'Tadmin12345');
+    const dashboard = await rawRequest(`${base}/de/benutzer/dashboard`, { jar });
+    expect(dashboard.status).toBe(200);
+    expect(dashboard.body.toString()).toContain('Thomas Teichmann');
+  });
+
+  it(`public THG display ≤ ${BUDGET.thg / KB} KB without React`, async () => {
+    const w = await weigh('THG display', THG_PAGE, BUDGET.thg);
+    expect(usesReact(w)).toBe(false);
+  });
+
+  it(`list page with 10 rows ≤ ${BUDGET.list / KB} KB without React, its HTML in the first ${BUDGET.listHtml / KB} KB`, async () => {
+    const w = await weigh('list (10 rows)', `/de/${LIST.page}`, BUDGET.list, admin);
+    expect(usesReact(w)).toBe(false);
+    expect(w.text.match(/<tbody>[\s\S]*?<\/tbody>/)?.[0].match(/<tr\b/g)).toHaveLength(10);
+    // The whole HTML fits the first round trips of a new connection (TCP's initial window, about 14 KB).
+    expect(w.html.bytes).toBeLessThanOrEqual(BUDGET.listHtml);
+    expect(table.at(-1)!.gzip.html.bytes).toBeLessThanOrEqual(BUDGET.listHtml);
+  });
+
+  it(`detail page ≤ ${BUDGET.detail / KB} KB without React`, async () => {
+    const w = await weigh('detail', `/de/${LIST.detail}`, BUDGET.detail, admin);
+    expect(usesReact(w)).toBe(false);
+    expect(w.text).toMatch(/<form method="post"/);
+  });
+
+  it(`page with an island ≤ ${BUDGET.island / KB} KB including React, with the server-rendered fallback in the HTML`, async () => {
+    const leser = await t.db.knex('benutzer').where({ login: 'LESER' }).first('id');
+    const w = await weigh('island (permissions)', `${ISLAND_PAGE}?benutzer=${leser.id}`, BUDGET.island, admin);
+    expect(usesReact(w)).toBe(true);
+    // The fallback: the matrix as a plain form with checkboxes, inside the island's element.
+    const island = w.text.slice(w.text.indexOf('data-island="permission-matrix"'));
+    expect(island.length).toBeGreaterThan(1);
+    expect(island).toMatch(new RegExp(`^[^]*?<form method="post" action="/de/benutzer/berechtigungsverwaltung/${leser.id}"`));
+    expect(island).toMatch(/type="checkbox"/);
+    // The island's code and React are preloaded with the page (counted above), not discovered after the mount loop ran.
+    const preloaded = new Set(w.resources.filter((r) => r.via.includes('modulepreload')).map((r) => new URL(r.url).pathname));
+    const needed = loadAssets().island('permission-matrix');
+    expect(needed.length).toBeGreaterThan(1);
+    for (const href of needed) expect(preloaded, href).toContain(href);
+  });
+
+  it('answers Brotli where accepted, else gzip, and uncompressed to a client that accepts neither', async () => {
+    const css = loadAssets().entry('islands/shell.ts').css[0];
+    for (const path of [css, LOGIN_PAGE]) {
+      const get = (acceptEncoding?: string) => rawRequest(`${base}${path}`, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+      const [br, gzip, refused, plain] = await Promise.all([get('gzip, deflate, br'), get('gzip, deflate'), get('gzip;q=0, br;q=0'), get()]);
+      expect(br.headers['content-encoding'], path).toBe('br');
+      expect(gzip.headers['content-encoding'], path).toBe('gzip');
+      expect(refused.headers['content-encoding'], path).toBeUndefined();
+      expect(plain.headers['content-encoding'], path).toBeUndefined();
+      if (path === css) {
+        // The build's precompressed files decode to the file itself.
+        expect(br.body.equals(plain.body)).toBe(true);
+        expect(gzip.body.equals(plain.body)).toBe(true);
+      }
+    }
+  });
+});

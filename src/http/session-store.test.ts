@@ -1,0 +1,69 @@
+// The session store reads a session and its user in one query and hands the user to deserializeUser of the
+// same request: once, only for the user the session names, and never after the session ended.
+import type { SessionData } from 'express-session';
+import { systemClock } from '../clock.js';
+import { createTestApp, type TestApp } from '../testing/app.js';
+import { KnexSessionStore } from './session-store.js';
+
+let t: TestApp;
+let store: KnexSessionStore;
+let ids: Record<string, number>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  store = new KnexSessionStore(t.db.knex, systemClock, 60_000);
+  ids = Object.fromEntries((await t.db.knex('benutzer').select('login', 'id')).map((r: { login: string; id: number }) => [r.login, r.id]));
+});
+afterAll(() => t.close());
+
+const sessionOf = (user?: number) => ({ cookie: { originalMaxAge: 60_000 }, ...(user ? { passport: { user } } : {}) }) as unknown as SessionData;
+const get = (sid: string) => new Promise<SessionData | null | undefined>((resolve, reject) => store.get(sid, (err, sess) => (err ? reject(err) : resolve(sess))));
+
+describe('session store', () => {
+  it('reads the session and its user in one query and hands the user over once', async () => {
+    await store.save('sid-user', sessionOf(ids.USER));
+    const queries: string[] = [];
+    const count = (q: { sql: string }) => queries.push(q.sql);
+    t.db.knex.on('query', count);
+    const sess = await get('sid-user');
+    t.db.knex.off('query', count);
+    expect(queries).toHaveLength(1);
+    expect((sess as { passport?: { user: number } }).passport?.user).toBe(ids.USER);
+
+    const user = store.takeUser('sid-user', ids.USER);
+    expect(user?.login).toBe('USER');
+    expect(user?.mandanten.map((m) => m.mandant)).toEqual(['DEMO', 'NORD']);
+    expect(user?.rollen.length).toBeGreaterThan(0);
+    // Taken: the next request reads again.
+    expect(store.takeUser('sid-user', ids.USER)).toBeUndefined();
+  });
+
+  it('hands over nothing for another user id, an anonymous session, an ended or an unknown one', async () => {
+    await store.save('sid-other', sessionOf(ids.LESER));
+    await get('sid-other');
+    expect(store.takeUser('sid-other', ids.USER)).toBeUndefined();
+
+    await store.save('sid-anonymous', sessionOf());
+    expect(await get('sid-anonymous')).toBeTruthy();
+    expect(store.takeUser('sid-anonymous', ids.USER)).toBeUndefined();
+
+    await store.save('sid-ended', sessionOf(ids.USER));
+    await get('sid-ended');
+    await new Promise<void>((resolve) => store.destroy('sid-ended', () => resolve()));
+    expect(store.takeUser('sid-ended', ids.USER)).toBeUndefined();
+    expect(await get('sid-ended')).toBeNull();
+
+    expect(await get('no-such-sid')).toBeNull();
+    expect(store.takeUser('no-such-sid', ids.USER)).toBeUndefined();
+  });
+
+  it('reads a Bearer token session with its user, and no user once the row is gone', async () => {
+    await store.save('sid-api', sessionOf(ids.MFA));
+    const { sess, user } = await store.loadWithUser('sid-api');
+    expect((sess as { passport?: { user: number } }).passport?.user).toBe(ids.MFA);
+    expect(user?.login).toBe('MFA');
+    expect(user?.mfaEnabled).toBe(true);
+    // A Bearer read hands nothing over (there is no deserializeUser to take it).
+    expect(store.takeUser('sid-api', ids.MFA)).toBeUndefined();
+  });
+});

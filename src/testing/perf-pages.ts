@@ -1,0 +1,32 @@
+// The pages the page-weight test and the benchmark (bench/) look at, named once. The list and detail page is
+// the product master data until the movement data (Einlieferungen) exists; then only LIST changes here:
+//   LIST = { page: 'bewegungsdaten/einlieferungen', api: '/api/einlieferungen', detail: '…/<id>', … }
+// Every consumer reads these constants, never a path of its own.
+
+export interface ListUnderTest {
+  /** Route-tree path of the list page below /{lang}. */
+  page: string;
+  /** The JSON list of the same rows. */
+  api: string;
+  /** A detail page that exists in the demo data (below /{lang}). */
+  detail: string;
+  /** A filter, a sort and a page that make the database work: what the benchmark asks for. */
+  benchQuery: string;
+  /** Area the bench user needs to read the list (permission role types, see src/permissions/areas.ts). */
+  rollen: number[];
+}
+
+export const LIST: ListUnderTest = {
+  page: 'stammdaten/produkte',
+  api: '/api/produkte',
+  detail: 'stammdaten/produkte/P001',
+  // The products of one group, sorted by name descending, page 50 (10 rows a page).
+  benchQuery: 'produktgruppe=diesel&sort=name:desc&page=50',
+  rollen: [1],
+};
+
+/** Public pages: the login form and the THG display. */
+export const LOGIN_PAGE = '/de/login';
+export const THG_PAGE = '/de/thg-anzeige';
+/** A page that mounts a React island (needs ADMIN in DEMO and `?benutzer=<id>` of a manageable user). */
+export const ISLAND_PAGE = '/de/benutzer/berechtigungsverwaltung';

@@ -42,13 +42,22 @@ export async function findMember(scope: TenantScope, userId: number, forUpdate =
 }
 
 /** Members who are neither administrators (of the system or this tenant) nor support staff. */
-export async function listPlainMembers(scope: TenantScope): Promise<Member[]> {
-  return scope
+/**
+ * The members an administrator may give rights, each with their roles in this tenant (one query: the page
+ * that shows one member's matrix needs no second look-up).
+ */
+export async function listPlainMembers(scope: TenantScope): Promise<(Member & { roles: RoleRow[] })[]> {
+  const rows = (await scope
     .table('benutzer_mandanten', 'bm')
     .join('benutzer as b', 'b.id', 'bm.benutzer_id')
     .where({ 'bm.admin_kz': false, 'b.admin_kz': false, 'b.support_kz': false })
     .orderBy([{ column: 'b.nachname' }, { column: 'b.vorname' }, { column: 'b.login' }])
-    .select(memberColumns) as unknown as Promise<Member[]>;
+    .select([
+      ...memberColumns,
+      scope.knex.raw(`coalesce((select json_agg(json_build_object('typ', r.typ, 'standortNr', r.standort_nr) order by r.typ, r.standort_nr)
+        from rollen r where r.mandant = bm.mandant and r.benutzer_id = b.id), '[]'::json) as roles`),
+    ])) as (Member & { roles: RoleRow[] | string })[];
+  return rows.map((r) => ({ ...r, roles: typeof r.roles === 'string' ? (JSON.parse(r.roles) as RoleRow[]) : r.roles }));
 }
 
 export async function rolesOf(scope: TenantScope, userId: number): Promise<RoleRow[]> {

@@ -39,8 +39,9 @@ export async function getPermissions(scope: TenantScope, userId: number): Promis
 }
 
 /** The permissions of a member that manageableMember() returned (the page has checked already: no second look-up). */
-export async function permissionsOf(scope: TenantScope, member: repo.Member): Promise<UserPermissions> {
-  return { userId: member.id, permissions: permissionsFromRoles(await repo.rolesOf(scope, member.id)) };
+/** A member's permissions: from the roles read with the member (a candidate), else read now. */
+export async function permissionsOf(scope: TenantScope, member: repo.Member & { roles?: repo.RoleRow[] }): Promise<UserPermissions> {
+  return { userId: member.id, permissions: permissionsFromRoles(member.roles ?? (await repo.rolesOf(scope, member.id))) };
 }
 
 /**

@@ -201,28 +201,49 @@ export interface PageResult<R> {
 
 const sumOf = (scope: TenantScope, t: ListTotal) => scope.knex.raw(`coalesce(sum(??), 0) as ??`, [t.key, t.key]);
 
-/** Count (up to COUNT_CAP + 1) and sums of what the filters show, in one query over at most that many rows. */
-async function countAndTotals<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, cap: number | null = COUNT_CAP) {
+/** The query for count (up to `cap` + 1) and sums of what the filters show, over at most that many rows. */
+function countQuery<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, cap: number | null) {
   const inner = filtered(def, scope, state).clearSelect().select(scope.knex.raw('1 as one'));
   for (const t of def.totals ?? []) inner.select(scope.knex.raw(`${t.sql} as ??`, [t.key]));
   if (cap !== null) inner.limit(cap + 1);
-  const outer = scope.scoped(scope.knex.from(inner.as('rows')).select(scope.knex.raw('count(*) as count')));
+  const outer = scope.knex.from(inner.as('rows')).select(scope.knex.raw('count(*) as __count'));
   for (const t of def.totals ?? []) outer.select(sumOf(scope, t));
-  const row = (await outer.first()) as Record<string, unknown> | undefined;
-  const count = Number(row?.count ?? 0);
+  return outer;
+}
+
+/** Total and sums from a row of countQuery(). */
+function readCount<R>(def: ListDefinition<R>, row: Record<string, unknown> | undefined, cap: number | null) {
+  const count = Number(row?.__count ?? 0);
   const totalExact = cap === null || count <= cap;
   const totals: Record<string, string | null> = {};
   for (const t of def.totals ?? []) totals[t.key] = totalExact && row?.[t.key] != null ? String(row[t.key]) : null;
   return { total: totalExact ? count : cap!, totalExact, totals };
 }
 
+async function countAndTotals<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, cap: number | null = COUNT_CAP) {
+  return readCount(def, (await scope.scoped(countQuery(def, scope, state, cap)).first()) as Record<string, unknown> | undefined, cap);
+}
+
+const pageRows = <R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, page: number) =>
+  ordered(def, filtered(def, scope, state), state).limit(state.pageSize).offset((page - 1) * state.pageSize);
+
+/**
+ * One page with its total and sums, in one statement: the count joined with the page's rows (a lateral join,
+ * so a page of an empty list is still the count's one row). Only a page beyond the end needs a second
+ * statement, for the last page.
+ */
 export async function fetchPage<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, cap = COUNT_CAP): Promise<PageResult<R>> {
-  const { total, totalExact, totals } = await countAndTotals(def, scope, state, cap);
+  const rowsQuery = pageRows(def, scope, state, state.page).select(scope.knex.raw('1 as __row'));
+  const joined = (await scope.scoped(
+    scope.knex.select('c.*', 'r.*').from(countQuery(def, scope, state, cap).as('c')).joinRaw('left join lateral ? as r on true', [rowsQuery as unknown as Knex.Raw]),
+  )) as Record<string, unknown>[];
+  const { total, totalExact, totals } = readCount(def, joined[0], cap);
+  let rows = joined.filter((r) => r.__row != null);
   // A page beyond the end shows the last page.
   const lastPage = Math.max(1, Math.ceil(total / state.pageSize));
   const page = Math.min(state.page, lastPage);
-  const rows = await ordered(def, filtered(def, scope, state), state).limit(state.pageSize).offset((page - 1) * state.pageSize);
-  return { rows: rows.map((r: Record<string, unknown>) => def.toRow(r)), total, totalExact, page, totals };
+  if (page !== state.page) rows = (await pageRows(def, scope, state, page)) as Record<string, unknown>[];
+  return { rows: rows.map((r) => def.toRow(r)), total, totalExact, page, totals };
 }
 
 /** The query string of a list state with some parts changed (for sort links, paging and the export). */

@@ -89,8 +89,15 @@ export async function masterDataChoices(scope: TenantScope, opts: { activeOnly: 
   return out;
 }
 
+/** The active choices of a scope, read once however many selects of one form ask (one query, not three). */
+const activeChoices = new WeakMap<TenantScope, Promise<Record<ReferenceField, ChoiceOptions>>>();
+
 /** Choices of one reference field, for a form's select. */
-export const choicesOf = (field: ReferenceField) => async (scope: TenantScope) => (await masterDataChoices(scope, { activeOnly: true }))[field];
+export const choicesOf = (field: ReferenceField) => async (scope: TenantScope) => {
+  let choices = activeChoices.get(scope);
+  if (!choices) activeChoices.set(scope, (choices = masterDataChoices(scope, { activeOnly: true })));
+  return (await choices)[field].map((o) => ({ ...o }));
+};
 
 /** Does any movement data refer to this master record? (Then it may be deactivated but not deleted.) */
 export async function referencedByMovementData(scope: TenantScope, field: ReferenceField, nr: string): Promise<boolean> {

@@ -252,13 +252,26 @@ function deliveryForm(spec: DeliverySpec): FormField[] {
 
 /** The references as the delivery saw them (name at the stored version), and whether the record changed since. */
 async function referenceView(scope: TenantScope, record: Delivery & Meta) {
-  return Promise.all((Object.keys(REFERENCES) as ReferenceField[]).map(async (field) => {
-    const nr = record[field] as string;
-    const version = record[REFERENCES[field].versionField] as number;
-    const then = await atVersion(scope, field, nr, version);
-    const current = await scope.table(REFERENCES[field].table).where({ nr }).first('version');
-    return { field, nr, version, name: (then?.name as string) ?? null, currentVersion: (current?.version as number) ?? null };
-  }));
+  const fields = Object.keys(REFERENCES) as ReferenceField[];
+  // One query for all three: each reference's name at its stored version, and the master record's current one.
+  const part = (field: ReferenceField) => {
+    const { table, versionField } = REFERENCES[field];
+    return scope
+      .table(`${table}_versionen`, 'v')
+      .where('v.nr', record[field] as string)
+      .andWhere('v.version', record[versionField] as number)
+      .select(
+        scope.knex.raw('?::text as field', [field]),
+        scope.knex.raw("v.data->>'name' as name"),
+        scope.knex.raw(`(select c.version from ${table} c where c.mandant = v.mandant and c.nr = v.nr) as current`),
+      );
+  };
+  const [first, ...rest] = fields.map(part);
+  const rows = (await first.unionAll(rest, true)) as { field: ReferenceField; name: string | null; current: number | null }[];
+  return fields.map((field) => {
+    const row = rows.find((r) => r.field === field);
+    return { field, nr: record[field] as string, version: record[REFERENCES[field].versionField] as number, name: row?.name ?? null, currentVersion: row?.current ?? null };
+  });
 }
 
 /** The whole declaration of a delivery entity; einlieferungen/ablieferungen add their own hooks to it. */

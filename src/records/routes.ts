@@ -23,7 +23,17 @@ import { can } from '../permissions/index.js';
 import type { EntityConfig } from './entity.js';
 
 const NrBody = z.object({ nr: recordNr() });
-const VersionField = z.coerce.number().int().min(1).optional();
+const VersionField = z.coerce.number().int().min(1);
+
+/**
+ * The version an edit was based on: the form's `version` field, or the API's body `version` or `If-Match`
+ * header. None means the edit is not checked against a version; anything but a positive integer is a 400.
+ */
+function basedOnVersion(req: Request): number | undefined {
+  const ifMatch = typeof req.headers['if-match'] === 'string' ? req.headers['if-match'].replace(/"/g, '') : undefined;
+  const raw = req.body?.version ?? ifMatch;
+  return raw === undefined || raw === '' ? undefined : parseOr400(VersionField, raw);
+}
 
 /** The form's summary above the fields: "fill in all required fields" when one is missing, else null (default). */
 const summaryOf = (err: unknown, req: Request) => (err instanceof HttpError && err.messageKey === 'errors.requiredFields' ? req.t(err.messageKey) : null);
@@ -220,7 +230,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     try {
       notLocked(record);
       const input = validateAll(req.body, true);
-      const basedOn = VersionField.parse(req.body?.version || undefined);
+      const basedOn = basedOnVersion(req);
       const { nr = record.nr, ...fields } = input;
       if (nr !== record.nr && req.body?.confirmNr !== nr) {
         return await detailPage(req, res, { title: `${req.t(`${cfg.ns}:one`)} ${record.nr}`, record, values: req.body, confirmNr: nr });
@@ -279,9 +289,10 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
       const { scope, record } = await load(res, String(req.params.id), 'edit');
       const storniert = req.body?.storniert !== 'false';
       try {
-        await updateRecord(req, res, scope, record, { storniert } as unknown as Partial<T>, VersionField.parse(req.body?.version || undefined));
+        await updateRecord(req, res, scope, record, { storniert } as unknown as Partial<T>, basedOnVersion(req));
       } catch (err) {
-        if (!(err instanceof HttpError) || err.status !== 409) throw err;
+        // Locked, changed meanwhile or a tampered form: said on the record's page.
+        if (!(err instanceof HttpError) || err.status >= 500) throw err;
         res.flash('error', err.messageKey);
         return res.redirect(`${base(res)}/${encodeURIComponent(record.nr)}`);
       }
@@ -321,11 +332,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     const { scope, record } = await load(res, apiNr(req.params.nr), 'edit');
     notLocked(record);
     const fields = parseOr400(cfg.schema as z.ZodType<T>, req.body);
-    const ifMatch = typeof req.headers['if-match'] === 'string' ? req.headers['if-match'].replace(/"/g, '') : undefined;
-    // Without a version (body or If-Match) the update is not checked against one; parseOr400 would read the
-    // missing value as {} and refuse it.
-    const rawVersion = req.body?.version ?? ifMatch;
-    const basedOn = rawVersion === undefined || rawVersion === '' ? undefined : parseOr400(VersionField, rawVersion);
+    const basedOn = basedOnVersion(req);
     const saved = await updateRecord(req, res, scope, record, fields, basedOn);
     res.json({ success: true, data: visible(scope, saved) });
   });

@@ -267,6 +267,23 @@ describe.each(ENTITIES)('$resource', (E) => {
     expect((await request(t.app).get(api).set(await as('LESER', 'Leser12345'))).status).toBe(403);
   });
 
+  it('answers a tampered version or flag with 400 (page and API), never a 500, and changes nothing', async () => {
+    const auth = await admin();
+    const b = body();
+    await request(t.app).post(api).set(auth).send(b);
+    const flag = await request(t.app).put(`${api}/${b.nr}`).set(auth).send({ ...b, storniert: 'vielleicht' });
+    expect(flag.status).toBe(400);
+    expect(flag.body.errors).toEqual([{ field: 'storniert', message: 'Ungültiger Typ' }]);
+    expect((await request(t.app).put(`${api}/${b.nr}`).set({ ...auth, 'If-Match': '"abc"' }).send(b)).status).toBe(400);
+    const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
+    const detail = await agent.get(`${page}/${b.nr}`);
+    const form = await agent.post(`${page}/${b.nr}`).type('form').send({ _csrf: csrfFrom(detail.text), ...b, status: 'open', kommentar: 'x', version: 'abc' });
+    expect(form.status).toBe(400);
+    const storno = await agent.post(`${page}/${b.nr}/storno`).type('form').send({ _csrf: csrfFrom(detail.text), storniert: 'true', version: 'abc' });
+    expect(storno.headers.location).toBe(`${page}/${b.nr}`);
+    expect(await t.db.knex(E.resource).where({ mandant: 'DEMO', nr: b.nr }).first('version', 'storniert', 'kommentar')).toEqual({ version: 1, storniert: false, kommentar: null });
+  });
+
   it('refuses an edit based on an old version (409), so two users cannot overwrite each other unnoticed', async () => {
     const auth = await admin();
     const b = body();

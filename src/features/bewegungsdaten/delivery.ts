@@ -46,7 +46,14 @@ export type Delivery = Record<string, unknown> & {
 };
 
 /** A flag that stays absent unless sent (an update without it leaves it as it was). */
-const optionalFlag = () => z.unknown().optional().transform((v) => (v === undefined || v === '' ? undefined : checkbox().parse(v)));
+const optionalFlag = () =>
+  z.unknown().optional().transform((v, ctx) => {
+    if (v === undefined || v === '') return undefined;
+    const flag = checkbox().safeParse(v);
+    if (flag.success) return flag.data;
+    ctx.addIssue({ code: 'custom', message: 'validation.invalidType' });
+    return z.NEVER;
+  });
 
 /** Input of a delivery (form and API): its own fields; versions, manual entry and cancellation are set here. */
 export function deliverySchema(names: DeliveryNames) {

@@ -38,3 +38,13 @@ export function parseOr400<S extends z.ZodType>(schema: S, input: unknown, messa
   if (!parsed.success) throw new HttpError(400, 'BAD_REQUEST', messageKeyFor400, fieldErrors(parsed.error));
   return parsed.data;
 }
+
+/**
+ * An identifier from the path: one that cannot exist is "not found" (404) like one that does not, so a caller
+ * cannot tell a malformed id from an unknown one.
+ */
+export function idOr404<S extends z.ZodType>(schema: S, raw: unknown, messageKey: string): z.infer<S> {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new HttpError(404, 'NOT_FOUND', messageKey);
+  return parsed.data;
+}

@@ -2,9 +2,8 @@
 import { Router } from 'express';
 import type { AccountService } from '../../auth/services.js';
 import { requireApiPermission } from '../../http/api.js';
-import { parseOr400 } from '../../http/validate.js';
+import { idOr404, parseOr400 } from '../../http/validate.js';
 import { actorOf } from '../../http/tenant.js';
-import { HttpError } from '../../http/errors.js';
 import { ListQuery, NewUserInput, ResetPasswordInput, StatusInput, UserId, UserInput } from './schema.js';
 import { BenutzerService } from './service.js';
 
@@ -13,9 +12,7 @@ export function benutzerApi(accounts: AccountService): Router {
   const service = new BenutzerService(accounts);
   const admin = requireApiPermission('admin');
   const id = (raw: unknown) => {
-    const parsed = UserId.safeParse(raw);
-    if (!parsed.success) throw new HttpError(404, 'NOT_FOUND', 'errors.userNotFound');
-    return parsed.data;
+    return idOr404(UserId, raw, 'errors.userNotFound');
   };
 
   router.get('/benutzer', admin, async (req, res) => {
@@ -57,9 +54,7 @@ export function benutzerApi(accounts: AccountService): Router {
   });
 
   router.patch('/benutzer/:id/mfa/reset', async (req, res) => {
-    const parsed = UserId.safeParse(req.params.id);
-    if (!parsed.success) throw new HttpError(404, 'NOT_FOUND', 'errors.userNotFound');
-    await service.resetMfa(actorOf(req, res), parsed.data);
+    await service.resetMfa(actorOf(req, res), id(req.params.id));
     res.json({ success: true });
   });
 

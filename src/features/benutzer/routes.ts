@@ -9,6 +9,7 @@ import { actorOf } from '../../http/tenant.js';
 import { formErrors, parseForm } from '../../http/forms.js';
 import { ListQuery, NewUserInput, StatusInput, UserId, UserInput } from './schema.js';
 import { BenutzerService } from './service.js';
+import { idOr404 } from '../../http/validate.js';
 
 const PATH = 'benutzer/administration';
 
@@ -18,9 +19,7 @@ export function benutzerRoutes(accounts: AccountService): Router {
   const guards = guardsFor(PATH);
   const base = (res: Response) => `/${res.locals.lang}/${PATH}`;
   const idOf = (raw: unknown) => {
-    const parsed = UserId.safeParse(raw);
-    if (!parsed.success) throw new HttpError(404, 'NOT_FOUND', 'errors.userNotFound');
-    return parsed.data;
+    return idOr404(UserId, raw, 'errors.userNotFound');
   };
   const tenants = async () => (await accounts.knex('mandanten').orderBy('mandant').select('mandant', 'name', 'status'));
 

@@ -13,9 +13,8 @@
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import { requireApiPermission } from '../../http/api.js';
-import { HttpError } from '../../http/errors.js';
 import { actorOf, tenantScope } from '../../http/tenant.js';
-import { parseOr400 } from '../../http/validate.js';
+import { idOr404, parseOr400 } from '../../http/validate.js';
 import { fileError } from '../../import/file.js';
 import { apiPreview } from '../../import/present.js';
 import { CommitBody, Token, type Translate } from '../../import/schema.js';
@@ -35,9 +34,7 @@ export function bewegungsdatenImportApi(knex: Knex): Router {
   const scopeOf = (res: Response) => tenantScope(knex, res);
   const importScope = (res: Response, typ: ImportTyp) => tenantScope(knex, res, IMPORT_AREAS[typ], 'edit');
   const idOf = (req: Request) => {
-    const parsed = CodeId.safeParse(req.params.id);
-    if (!parsed.success) throw new HttpError(404, 'NOT_FOUND', 'bewegungsdaten-import:errors.notFound');
-    return parsed.data;
+    return idOr404(CodeId, req.params.id, 'bewegungsdaten-import:errors.notFound');
   };
   const t = (req: Request) => req.t as Translate;
 
@@ -96,10 +93,9 @@ export function bewegungsdatenImportApi(knex: Knex): Router {
   });
 
   api.get('/import/:token', gate, async (req, res) => {
-    const parsed = Token.safeParse(req.params.token);
-    if (!parsed.success) throw new HttpError(404, 'NOT_FOUND', 'import:errors.notFound');
+    const token = idOr404(Token, req.params.token, 'import:errors.notFound');
     const actor = actorOf(req, res);
-    const staging = await findImport(scopeOf(res), actor, parsed.data);
+    const staging = await findImport(scopeOf(res), actor, token);
     const typ = typeFor(staging.entity, actor.principal);
     res.json({ success: true, data: { ...apiPreview(staging, t(req)), typ } });
   });

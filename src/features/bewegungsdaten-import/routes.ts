@@ -21,6 +21,7 @@ import { IMPORT_AREAS } from '../../permissions/index.js';
 import { DELIVERY_NAMES } from '../bewegungsdaten/names.js';
 import { exampleCsv, exampleFilename } from './defaults.js';
 import { fieldsOf, type ImportTyp } from './mapping.js';
+import { idOr404 } from '../../http/validate.js';
 import { CodeId, CreateCode, PreviewFields, UpdateCode } from './schema.js';
 import {
   codeErrors, codeFor, commit, createCode, deleteCode, findImport, getCode, listCodes, permittedTypes, preview, PREVIEW_ROWS, standardCode, typeFor, updateCode,
@@ -212,9 +213,7 @@ export function bewegungsdatenImportRoutes(knex: Knex): Router {
   });
 
   const tokenOf = (raw: unknown) => {
-    const parsed = Token.safeParse(raw);
-    if (!parsed.success) throw new HttpError(404, 'NOT_FOUND', 'import:errors.notFound');
-    return parsed.data;
+    return idOr404(Token, raw, 'import:errors.notFound');
   };
 
   router.get(`/${PATH}/:token`, ...guards, async (req, res) => {

@@ -2,9 +2,8 @@
 import { Router } from 'express';
 import type { AccountService } from '../../auth/services.js';
 import { requireApiPermission } from '../../http/api.js';
-import { HttpError } from '../../http/errors.js';
 import { actorOf } from '../../http/tenant.js';
-import { parseOr400 } from '../../http/validate.js';
+import { idOr404, parseOr400 } from '../../http/validate.js';
 import { MandantId, MandantInput, NewMandantInput, StatusInput } from './schema.js';
 import { MandantenService } from './service.js';
 
@@ -13,9 +12,7 @@ export function mandantenApi(accounts: AccountService): Router {
   const service = new MandantenService(accounts.knex);
   const guard = requireApiPermission('systemAdmin');
   const id = (raw: unknown) => {
-    const parsed = MandantId.safeParse(raw);
-    if (!parsed.success) throw new HttpError(404, 'NOT_FOUND', 'errors.mandantNotFound');
-    return parsed.data;
+    return idOr404(MandantId, raw, 'errors.mandantNotFound');
   };
 
   router.get('/mandanten', guard, async (req, res) => {

@@ -8,6 +8,7 @@ import { guardsFor } from '../../http/guards.js';
 import { actorOf } from '../../http/tenant.js';
 import { MandantId, MandantInput, NewMandantInput, StatusInput } from './schema.js';
 import { MandantenService } from './service.js';
+import { idOr404 } from '../../http/validate.js';
 
 const PATH = 'benutzer/mandanten';
 
@@ -17,9 +18,7 @@ export function mandantenRoutes(accounts: AccountService): Router {
   const guards = guardsFor(PATH);
   const base = (res: Response) => `/${res.locals.lang}/${PATH}`;
   const idOf = (raw: unknown) => {
-    const parsed = MandantId.safeParse(raw);
-    if (!parsed.success) throw new HttpError(404, 'NOT_FOUND', 'errors.mandantNotFound');
-    return parsed.data;
+    return idOr404(MandantId, raw, 'errors.mandantNotFound');
   };
 
   async function formPage(req: Request, res: Response, locals: { id: string | null; values: Record<string, unknown>; errors?: Record<string, string> }) {

@@ -13,6 +13,7 @@ import { Token } from '../../import/schema.js';
 import { commit, entityFor, findImport, permittedEntities, preview, PREVIEW_ROWS } from './service.js';
 import { commitWithFlash, receiveUpload, translatorsOf } from '../../import/upload.js';
 import { templateResponse } from './http.js';
+import { idOr404 } from '../../http/validate.js';
 
 const PATH = 'stammdaten/import';
 
@@ -21,9 +22,7 @@ export function stammdatenImportRoutes(knex: Knex): Router {
   const guards = guardsFor(PATH);
   const base = (res: Response) => `/${res.locals.lang}/${PATH}`;
   const tokenOf = (raw: unknown) => {
-    const parsed = Token.safeParse(raw);
-    if (!parsed.success) throw new HttpError(404, 'NOT_FOUND', 'import:errors.notFound');
-    return parsed.data;
+    return idOr404(Token, raw, 'import:errors.notFound');
   };
 
   /** The upload page; `failure` is a refused upload (its message, and the columns a header row got wrong). */

@@ -10,7 +10,7 @@ import { requireApiPermission } from '../../http/api.js';
 import { HttpError } from '../../http/errors.js';
 import { guardsFor, requireActionPermission } from '../../http/guards.js';
 import { actorOf, tenantScope } from '../../http/tenant.js';
-import { parseOr400 } from '../../http/validate.js';
+import { idOr404, parseOr400 } from '../../http/validate.js';
 import type { EntityKit } from '../../records/entity.js';
 import { addRegel, deleteRegel, parseRegel, regelnOf, updateRegel, type RegelChange, type RegelScopes } from './regeln.js';
 import type { Tauschpartner } from './store.js';
@@ -33,9 +33,7 @@ export function regelnRoutes(knex: Knex, kit: EntityKit<Tauschpartner>): { pages
   });
   /** A rule id from the URL; anything else is a rule that does not exist. */
   const regelId = (raw: unknown) => {
-    const parsed = RegelId.safeParse(raw);
-    if (!parsed.success) throw new HttpError(404, 'NOT_FOUND', 'tauschpartner:regeln.errors.notFound');
-    return parsed.data;
+    return idOr404(RegelId, raw, 'tauschpartner:regeln.errors.notFound');
   };
 
   async function run(req: Request, res: Response, op: Op, partnerNr: string, id: number | null, basedOn: number | undefined): Promise<RegelChange> {

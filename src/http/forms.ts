@@ -1,5 +1,5 @@
 // Shared helpers of the plain-HTML forms: a failed save renders the form again with each field's error.
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { HttpError } from './errors.js';
 import { fieldErrors } from './validate.js';
@@ -21,4 +21,24 @@ export function formErrors(err: unknown, req: Request): Record<string, string> |
   for (const e of err.errors) map[e.field] ??= req.t(e.message, e.params ?? {});
   if (!Object.keys(map).length) map._ = req.t(err.messageKey);
   return map;
+}
+
+/**
+ * The plain-HTML save: `save` stores and returns where to go next; the page then says "Gespeichert." there.
+ * A user's mistake (400) shows the form again with each field's error via `again`; anything else travels on to
+ * the error handler.
+ */
+export async function submitForm(
+  req: Request, res: Response, save: () => Promise<string>, again: (errors: Record<string, string>, err: HttpError) => Promise<void>,
+): Promise<void> {
+  try {
+    const next = await save();
+    res.flash('success', 'flash.saved');
+    res.redirect(next);
+  } catch (err) {
+    const errors = formErrors(err, req);
+    if (!errors) throw err;
+    res.status(400);
+    await again(errors, err as HttpError);
+  }
 }

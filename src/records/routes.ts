@@ -14,7 +14,7 @@ import type { Meta, VersionInfo } from '../db/versioned.js';
 import { requireApiPermission } from '../http/api.js';
 import { HttpError } from '../http/errors.js';
 import { recordNr } from '../http/fields.js';
-import { formErrors, parseForm } from '../http/forms.js';
+import { formErrors, parseForm, submitForm } from '../http/forms.js';
 import { guardsFor, requireActionPermission } from '../http/guards.js';
 import { mountListApi, mountListPage } from '../http/list-routes.js';
 import { actorOf, tenantScope } from '../http/tenant.js';
@@ -205,18 +205,13 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     detailPage(req, res, { title: req.t(`${cfg.ns}:create`), record: null, values: { ...(cfg.defaults ?? {}) } }),
   );
 
-  pages.post(`/${cfg.path}`, ...editGuards, async (req, res) => {
-    try {
-      const { record } = await createRecord(req, res, validateAll(req.body, true));
-      res.flash('success', 'flash.saved');
-      res.redirect(`${base(res)}/${encodeURIComponent(record.nr)}`);
-    } catch (err) {
-      const errors = formErrors(err, req);
-      if (!errors) throw err;
-      res.status(400);
-      await detailPage(req, res, { title: req.t(`${cfg.ns}:create`), record: null, values: req.body ?? {}, errors, errorSummary: summaryOf(err, req) });
-    }
-  });
+  pages.post(`/${cfg.path}`, ...editGuards, (req, res) =>
+    submitForm(
+      req, res,
+      async () => `${base(res)}/${encodeURIComponent((await createRecord(req, res, validateAll(req.body, true))).record.nr)}`,
+      (errors, err) => detailPage(req, res, { title: req.t(`${cfg.ns}:create`), record: null, values: req.body ?? {}, errors, errorSummary: summaryOf(err, req) }),
+    ),
+  );
 
   pages.get(`/${detailPath}`, ...guardsFor(detailPath), async (req, res) => {
     const { record } = await load(res, String(req.params.id));

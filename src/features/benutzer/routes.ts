@@ -6,7 +6,7 @@ import { HttpError } from '../../http/errors.js';
 import { isSystemAdmin } from '../../permissions/index.js';
 import { guardsFor } from '../../http/guards.js';
 import { actorOf } from '../../http/tenant.js';
-import { formErrors, parseForm } from '../../http/forms.js';
+import { parseForm, submitForm } from '../../http/forms.js';
 import { ListQuery, NewUserInput, StatusInput, UserId, UserInput } from './schema.js';
 import { BenutzerService } from './service.js';
 import { idOr404 } from '../../http/validate.js';
@@ -47,16 +47,11 @@ export function benutzerRoutes(accounts: AccountService): Router {
   router.get(`/${PATH}/neu`, ...guards, (req, res) => formPage(req, res, { values: { mandanten: [res.locals.mandant] }, userId: null }));
 
   router.post(`/${PATH}`, ...guards, async (req, res) => {
-    try {
-      const user = await service.create(actorOf(req, res), parseForm(NewUserInput, req.body));
-      res.flash('success', 'flash.saved');
-      res.redirect(`${base(res)}/${user.id}`);
-    } catch (err) {
-      const errors = formErrors(err, req);
-      if (!errors) throw err;
-      res.status(400);
-      await formPage(req, res, { values: { ...req.body, password: '' }, userId: null, errors });
-    }
+    await submitForm(
+      req, res,
+      async () => `${base(res)}/${(await service.create(actorOf(req, res), parseForm(NewUserInput, req.body))).id}`,
+      (errors) => formPage(req, res, { values: { ...req.body, password: '' }, userId: null, errors }),
+    );
   });
 
   router.get(`/${PATH}/:id`, ...guards, async (req, res) => {
@@ -70,17 +65,17 @@ export function benutzerRoutes(accounts: AccountService): Router {
 
   router.post(`/${PATH}/:id`, ...guards, async (req, res) => {
     const id = idOf(req.params.id);
-    try {
-      await service.update(actorOf(req, res), id, parseForm(UserInput, req.body));
-      res.flash('success', 'flash.saved');
-      res.redirect(`${base(res)}/${id}`);
-    } catch (err) {
-      const errors = formErrors(err, req);
-      if (!errors) throw err;
-      const user = await service.get(actorOf(req, res), id);
-      res.status(400);
-      await formPage(req, res, { userId: id, user, values: { ...req.body, mfaEnabled: user.mfaEnabled, status: user.status }, errors });
-    }
+    await submitForm(
+      req, res,
+      async () => {
+        await service.update(actorOf(req, res), id, parseForm(UserInput, req.body));
+        return `${base(res)}/${id}`;
+      },
+      async (errors) => {
+        const user = await service.get(actorOf(req, res), id);
+        await formPage(req, res, { userId: id, user, values: { ...req.body, mfaEnabled: user.mfaEnabled, status: user.status }, errors });
+      },
+    );
   });
 
   // Actions that are not edits of the record are resources of their own (status, password, second factor).

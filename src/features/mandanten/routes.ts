@@ -3,7 +3,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { AccountService } from '../../auth/services.js';
 import { HttpError } from '../../http/errors.js';
-import { formErrors, parseForm } from '../../http/forms.js';
+import { parseForm, submitForm } from '../../http/forms.js';
 import { guardsFor } from '../../http/guards.js';
 import { actorOf } from '../../http/tenant.js';
 import { MandantId, MandantInput, NewMandantInput, StatusInput } from './schema.js';
@@ -41,16 +41,11 @@ export function mandantenRoutes(accounts: AccountService): Router {
   router.get(`/${PATH}/neu`, ...guards, (req, res) => formPage(req, res, { id: null, values: {} }));
 
   router.post(`/${PATH}`, ...guards, async (req, res) => {
-    try {
-      const created = await service.create(actorOf(req, res), parseForm(NewMandantInput, req.body));
-      res.flash('success', 'flash.saved');
-      res.redirect(`${base(res)}/${created.mandant}`);
-    } catch (err) {
-      const errors = formErrors(err, req);
-      if (!errors) throw err;
-      res.status(400);
-      await formPage(req, res, { id: null, values: req.body ?? {}, errors });
-    }
+    await submitForm(
+      req, res,
+      async () => `${base(res)}/${(await service.create(actorOf(req, res), parseForm(NewMandantInput, req.body))).mandant}`,
+      (errors) => formPage(req, res, { id: null, values: req.body ?? {}, errors }),
+    );
   });
 
   router.get(`/${PATH}/:id`, ...guards, async (req, res) => {
@@ -60,16 +55,14 @@ export function mandantenRoutes(accounts: AccountService): Router {
 
   router.post(`/${PATH}/:id`, ...guards, async (req, res) => {
     const id = idOf(req.params.id);
-    try {
-      await service.update(actorOf(req, res), id, parseForm(MandantInput, req.body));
-      res.flash('success', 'flash.saved');
-      res.redirect(`${base(res)}/${id}`);
-    } catch (err) {
-      const errors = formErrors(err, req);
-      if (!errors) throw err;
-      res.status(400);
-      await formPage(req, res, { id, values: req.body ?? {}, errors });
-    }
+    await submitForm(
+      req, res,
+      async () => {
+        await service.update(actorOf(req, res), id, parseForm(MandantInput, req.body));
+        return `${base(res)}/${id}`;
+      },
+      (errors) => formPage(req, res, { id, values: req.body ?? {}, errors }),
+    );
   });
 
   router.post(`/${PATH}/:id/status`, ...guards, async (req, res) => {

@@ -25,7 +25,7 @@ export function isSystemAdmin(p: Pick<Principal, 'adminKz' | 'supportKz'>): bool
 }
 
 /** The kind of user the principal is in the current tenant, as pages name it. */
-export function principalKind(p: Principal): 'support' | 'systemAdmin' | 'tenantAdmin' | 'user' {
+export function principalKind(p: Pick<Principal, 'adminKz' | 'supportKz' | 'tenantAdminKz'>): 'support' | 'systemAdmin' | 'tenantAdmin' | 'user' {
   if (p.supportKz) return 'support';
   if (isSystemAdmin(p)) return 'systemAdmin';
   return p.tenantAdminKz ? 'tenantAdmin' : 'user';

@@ -75,6 +75,11 @@ export async function activeTenantAdmins(knex: Knex, mandant: string): Promise<n
   return rows.map((r) => r.id);
 }
 
+/** Every tenant, for the user form's choice of memberships. */
+export function allTenants(knex: Knex): Promise<{ mandant: string; name: string; status: string }[]> {
+  return knex('mandanten').orderBy('mandant').select('mandant', 'name', 'status');
+}
+
 export async function existingTenants(knex: Knex, ids: string[]): Promise<string[]> {
   if (!ids.length) return [];
   return (await knex('mandanten').whereIn('mandant', ids).select('mandant')).map((r) => r.mandant);

@@ -8,6 +8,7 @@ import { guardsFor } from '../../http/guards.js';
 import { actorOf } from '../../http/tenant.js';
 import { parseForm, submitForm } from '../../http/forms.js';
 import { ListQuery, NewUserInput, StatusInput, UserId, UserInput } from './schema.js';
+import { allTenants } from './repo.js';
 import { BenutzerService } from './service.js';
 import { idOr404 } from '../../http/validate.js';
 
@@ -21,7 +22,7 @@ export function benutzerRoutes(accounts: AccountService): Router {
   const idOf = (raw: unknown) => {
     return idOr404(UserId, raw, 'errors.userNotFound');
   };
-  const tenants = async () => (await accounts.knex('mandanten').orderBy('mandant').select('mandant', 'name', 'status'));
+  const tenants = () => allTenants(accounts.knex);
 
   /** Renders the form again with the errors of a failed save, the entered values kept. */
   async function formPage(req: Request, res: Response, locals: Record<string, unknown>) {

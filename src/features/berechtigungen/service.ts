@@ -10,7 +10,7 @@ import { HttpError, type FieldError } from '../../http/errors.js';
 import {
   findArea, permissionsFromRoles, rolesFromPermissions, PERMISSION_AREAS, PERMISSION_CATEGORIES, type Permission,
 } from '../../permissions/areas.js';
-import { AREAS, ROLE_TYPES, can, isAdmin, standortScope, type Area, type Principal } from '../../permissions/index.js';
+import { AREAS, ROLE_TYPES, can, isAdmin, principalKind, standortScope, type Area, type Principal } from '../../permissions/index.js';
 import * as repo from './repo.js';
 
 export type { Member, Standort } from './repo.js';
@@ -29,8 +29,9 @@ export interface UserPermissions {
 export async function manageableMember(scope: TenantScope, userId: number, forUpdate = false): Promise<repo.Member> {
   const member = await repo.findMember(scope, userId, forUpdate);
   if (!member) throw userNotFound();
-  if (member.supportKz) throw new HttpError(409, 'TARGET_IS_SUPPORT', 'berechtigungen:errors.targetIsSupport');
-  if (member.adminKz || member.tenantAdminKz) throw new HttpError(409, 'TARGET_IS_ADMIN', 'berechtigungen:errors.targetIsAdmin');
+  const kind = principalKind(member);
+  if (kind === 'support') throw new HttpError(409, 'TARGET_IS_SUPPORT', 'berechtigungen:errors.targetIsSupport');
+  if (kind !== 'user') throw new HttpError(409, 'TARGET_IS_ADMIN', 'berechtigungen:errors.targetIsAdmin');
   return member;
 }
 

@@ -167,6 +167,6 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
     res.locals.lang ??= isLang(req.language) ? req.language : 'de';
     next();
   });
-  app.use(errorHandler(log));
+  app.use(errorHandler(log, i18n));
   return Object.assign(app, { sessionStore, accounts });
 }

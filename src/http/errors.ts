@@ -1,5 +1,6 @@
 // One error type for everything a user can get wrong, and one handler that renders it as a translated page
 // (HTML) or as the contract's JSON error shape (/api). Never a stack trace in a response.
+import type { i18n } from 'i18next';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 
@@ -55,12 +56,17 @@ function normalise(err: unknown): HttpError {
   return new HttpError(500, 'INTERNAL', 'errors.internal');
 }
 
-export function errorHandler(log: (err: unknown) => void): ErrorRequestHandler {
+/**
+ * `i18n` translates errors that happen before the per-request translation is set up (a malformed body, say):
+ * in the language of the path, else German.
+ */
+export function errorHandler(log: (err: unknown) => void, i18n?: i18n): ErrorRequestHandler {
+  const early = (path: string) => i18n?.getFixedT(/^\/en(\/|$)/.test(path) ? 'en' : 'de') ?? ((k: string) => k);
   return (err, req, res, _next) => {
     const httpError = normalise(err);
     if (httpError.status >= 500) log(err);
     if (res.headersSent) return res.end();
-    const t = req.t ?? ((k: string) => (k === 'errors.badRequest' ? 'Bitte überprüfen Sie Ihre Eingabe' : k === 'errors.notFound' ? 'Seite nicht gefunden' : k));
+    const t = req.t ?? early(req.path);
     const message = String(t(httpError.messageKey, httpError.params));
     const errors = httpError.errors.map((fe) => ({ field: fe.field, message: String(t(fe.message, fe.params ?? {})) }));
     res.status(httpError.status);

@@ -96,6 +96,11 @@ describe('POST /api/v1/account/login', () => {
     const big = await api().post('/api/v1/account/login').send({ login: 'x', password: 'y'.repeat(2_000_000) });
     expect(big.status).toBe(413);
     expect(big.body.code).toBe('TOO_LARGE');
+    // Both happen before the request's own translation is set up, and are still said in words.
+    expect(bad.body.message).toBe('Bitte überprüfen Sie Ihre Eingabe');
+    expect(big.body.message).toBe('Die Anfrage ist zu groß.');
+    const english = await api().post('/en/login').set('Content-Type', 'application/json').send('{"login":');
+    expect(english.status).toBe(400);
   });
 
   it('slows down guessing: 429 with Retry-After after five failures from one address', async () => {

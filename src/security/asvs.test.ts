@@ -93,8 +93,11 @@ describe('ASVS level 2', () => {
     const leser = await t.db.knex('benutzer').where({ login: 'LESER' }).first('id');
     const res = await request(t.app).patch(`/api/benutzer/${leser.id}/status`).set(auth).send({ status: 'inactive' });
     expect(res.status).toBe(200);
-    const entry = await t.db.knex('audit_log').where({ entity: 'benutzer', entity_id: String(leser.id) }).orderBy('id', 'desc').first();
-    expect(entry).toBeTruthy();
-    expect(JSON.stringify(entry.after ?? entry)).toContain('inactive');
+    const entry = await t.db.knex('audit_log').where({ kind: 'admin.benutzer.deactivate', entity_id: String(leser.id) }).orderBy('id', 'desc').first();
+    const json = (x: unknown) => (typeof x === 'string' ? JSON.parse(x) : x);
+    const tadmin = await t.db.knex('benutzer').where({ login: 'TADMIN' }).first('id');
+    expect({ ...entry, before: json(entry?.before), after: json(entry?.after) }).toMatchObject({
+      mandant: 'DEMO', benutzer_id: tadmin.id, before: { status: 'active' }, after: { status: 'inactive' },
+    });
   });
 });

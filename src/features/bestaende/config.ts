@@ -7,18 +7,16 @@ import { nextNumber } from '../../db/numbers.js';
 import type { TenantScope } from '../../db/scope.js';
 import { VersionedStore, type Meta } from '../../db/versioned.js';
 import { HttpError, type FieldError } from '../../http/errors.js';
-import { date, decimal } from '../../http/fields.js';
+import { date, decimal, requiredText } from '../../http/fields.js';
 import type { ListDefinition } from '../../http/list.js';
 import type { EntityConfig } from '../../records/entity.js';
 import { MAX_MENGE } from '../bewegungsdaten/delivery.js';
 import { choicesOf, masterDataChoices, resolveNew, type ReferenceField } from '../bewegungsdaten/references.js';
 
-const reference = () => z.string({ error: 'validation.required' }).trim().min(1, 'validation.required').max(32, 'validation.tooLong');
-
 const BestandSchema = z.object({
   datum: date({ required: true }),
-  standortNr: reference(),
-  produktNr: reference(),
+  standortNr: requiredText(32),
+  produktNr: requiredText(32),
   volumen: decimal({ min: 0, max: MAX_MENGE, scale: 3, required: true }),
   fuellstand: decimal({ min: 0, max: 100, scale: 2 }),
 });

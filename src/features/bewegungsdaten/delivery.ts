@@ -14,7 +14,7 @@ import { VersionedStore, type Meta } from '../../db/versioned.js';
 import { PRODUKTGRUPPEN } from '../../domain/fuels.js';
 import { EINHEITEN, inEinheitSql } from '../../domain/units.js';
 import { HttpError, type FieldError } from '../../http/errors.js';
-import { checkbox, choice, date, decimal, optionalChoice, optionalText } from '../../http/fields.js';
+import { checkbox, choice, date, decimal, optionalChoice, optionalText, requiredText } from '../../http/fields.js';
 import type { ListColumn, ListDefinition } from '../../http/list.js';
 import type { Area } from '../../permissions/index.js';
 import type { BadgeVariant, EntityConfig, FormField } from '../../records/entity.js';
@@ -64,9 +64,9 @@ export function deliverySchema(names: DeliveryNames) {
     [names.einheit]: choice(EINHEITEN),
     [names.datum]: date({ required: true }),
     status: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.enum(LIEFERSTATUS, { error: 'validation.invalid' }).optional()),
-    partnerNr: z.string({ error: 'validation.required' }).trim().min(1, 'validation.required').max(32, 'validation.tooLong'),
-    standortNr: z.string({ error: 'validation.required' }).trim().min(1, 'validation.required').max(32, 'validation.tooLong'),
-    produktNr: z.string({ error: 'validation.required' }).trim().min(1, 'validation.required').max(32, 'validation.tooLong'),
+    partnerNr: requiredText(32),
+    standortNr: requiredText(32),
+    produktNr: requiredText(32),
     produktgruppe: optionalChoice(PRODUKTGRUPPEN),
     contractNumber: optionalText(100),
     incoterm: optionalChoice(INCOTERMS),

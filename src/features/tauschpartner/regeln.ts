@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { TenantScope } from '../../db/scope.js';
 import type { Meta } from '../../db/versioned.js';
 import { HttpError, type FieldError } from '../../http/errors.js';
-import { decimal } from '../../http/fields.js';
+import { decimal, requiredText } from '../../http/fields.js';
 import type { Formatter } from '../../http/format.js';
 import { fieldErrors } from '../../http/validate.js';
 import { tauschpartnerStore, type RegelnSnapshot, type Tauschpartner, type RegelWerte } from './store.js';
@@ -19,7 +19,7 @@ const optionalChoice = <V extends string>(values: readonly [V, ...V[]]) =>
 
 /** A rule as the form and the API send it. Cross-field rules follow in parseRegel. */
 export const RegelSchema = z.object({
-  standortNr: z.string({ error: 'validation.required' }).trim().min(1, 'validation.required').max(32, 'validation.tooLong'),
+  standortNr: requiredText(32),
   prioritaet: decimal({ min: 1, max: 1_000_000, scale: 0, required: true }),
   biogehalt: decimal({ min: 0, max: 100, scale: 4 }),
   biomenge: decimal({ min: 0, max: 999_999_999_999_999, scale: 3 }),

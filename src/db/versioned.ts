@@ -59,6 +59,18 @@ export function changesOf(before: Record<string, unknown>, data: Record<string, 
   return changes;
 }
 
+const HISTORY_COLUMN = '__history';
+const parseJson = (x: unknown) => (typeof x === 'string' ? JSON.parse(x) : x);
+
+/** A version row (with the login of who saved it) as the pages and the API show it; `at` as ISO 8601. */
+const versionInfo = (r: Record<string, unknown>): VersionInfo => ({
+  version: r.version as number,
+  at: new Date(r.at as string | Date).toISOString(),
+  benutzer: (r.login as string) ?? null,
+  changes: parseJson(r.changes),
+  data: parseJson(r.data),
+});
+
 export class VersionedStore<T extends Record<string, unknown>> {
   constructor(readonly spec: VersionedSpec<T>) {}
 
@@ -167,10 +179,24 @@ export class VersionedStore<T extends Record<string, unknown>> {
       .where('v.nr', nr)
       .orderBy('v.version', 'desc')
       .select('v.version', 'v.at', 'v.changes', 'v.data', 'b.login');
-    const parse = (x: unknown) => (typeof x === 'string' ? JSON.parse(x) : x);
-    return rows.map((r: Record<string, unknown>) => ({
-      version: r.version as number, at: String(r.at), benutzer: (r.login as string) ?? null, changes: parse(r.changes), data: parse(r.data),
-    }));
+    return rows.map(versionInfo);
+  }
+
+  /**
+   * The record and its history (newest first) in one statement, for the detail page: a round trip less on a
+   * slow link than get() and history() one after the other.
+   */
+  async getWithHistory(scope: TenantScope, nr: string): Promise<{ record: T & Meta; history: VersionInfo[] } | null> {
+    const history = scope.knex.raw(
+      `(select coalesce(json_agg(json_build_object('version', v.version, 'at', v.at, 'changes', v.changes, 'data', v.data, 'login', b.login)
+          order by v.version desc), '[]'::json)
+        from ?? v left join benutzer b on b.id = v.benutzer_id where v.mandant = t.mandant and v.nr = t.nr) as ??`,
+      [this.versions, HISTORY_COLUMN],
+    );
+    const row = await scope.table(this.spec.table, 't').where('t.nr', nr).first('t.*', history);
+    if (!row) return null;
+    const rows = row[HISTORY_COLUMN];
+    return { record: this.fromRow(row), history: (typeof rows === 'string' ? JSON.parse(rows) : rows).map(versionInfo) };
   }
 
   // Many records at once, for the imports. create/update write one record with four to six statements each

@@ -227,16 +227,21 @@ async function countAndTotals<R>(def: ListDefinition<R>, scope: TenantScope, sta
 const pageRows = <R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, page: number) =>
   ordered(def, filtered(def, scope, state), state).limit(state.pageSize).offset((page - 1) * state.pageSize);
 
+/** The one statement of a list page (count, sums and the page's rows), as fetchPage sends it (list-plans.test.ts EXPLAINs it). */
+export function pageStatement<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, cap = COUNT_CAP): Knex.QueryBuilder {
+  const rowsQuery = pageRows(def, scope, state, state.page).select(scope.knex.raw('1 as __row'));
+  return scope.scoped(
+    scope.knex.select('c.*', 'r.*').from(countQuery(def, scope, state, cap).as('c')).joinRaw('left join lateral ? as r on true', [rowsQuery as unknown as Knex.Raw]),
+  );
+}
+
 /**
  * One page with its total and sums, in one statement: the count joined with the page's rows (a lateral join,
  * so a page of an empty list is still the count's one row). Only a page beyond the end needs a second
  * statement, for the last page.
  */
 export async function fetchPage<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, cap = COUNT_CAP): Promise<PageResult<R>> {
-  const rowsQuery = pageRows(def, scope, state, state.page).select(scope.knex.raw('1 as __row'));
-  const joined = (await scope.scoped(
-    scope.knex.select('c.*', 'r.*').from(countQuery(def, scope, state, cap).as('c')).joinRaw('left join lateral ? as r on true', [rowsQuery as unknown as Knex.Raw]),
-  )) as Record<string, unknown>[];
+  const joined = (await pageStatement(def, scope, state, cap)) as Record<string, unknown>[];
   const { total, totalExact, totals } = readCount(def, joined[0], cap);
   let rows = joined.filter((r) => r.__row != null);
   // A page beyond the end shows the last page.

@@ -103,6 +103,14 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     return { scope, record };
   }
 
+  /** load() and the record's version history, in one statement: what the detail page shows. */
+  async function loadWithHistory(res: Response, nr: string) {
+    const scope = scopeOf(res);
+    const found = await cfg.store.getWithHistory(scope, nr);
+    if (!found || (cfg.standortOf && !scope.allowsStandort(cfg.standortOf(found.record)))) throw new HttpError(404, 'NOT_FOUND', 'stammdaten:errors.notFound');
+    return { scope, record: found.record, history: visibleHistory(scope, found.history) };
+  }
+
   /** Validates fields and number together, so the form shows every error at once. */
   function validateAll(body: unknown, withNr: boolean): T & { nr?: string } {
     const errors: HttpError['errors'] = [];
@@ -135,7 +143,10 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
 
   /** The version history as the scope may see it; a change that is invisible to it is left out. */
   async function historyOf(scope: TenantScope, nr: string): Promise<VersionInfo[]> {
-    const history = await cfg.store.history(scope, nr);
+    return visibleHistory(scope, await cfg.store.history(scope, nr));
+  }
+
+  function visibleHistory(scope: TenantScope, history: VersionInfo[]): VersionInfo[] {
     if (!cfg.restrict) return history;
     return history.map((h) => ({
       ...h,
@@ -149,13 +160,15 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   async function detailPage(req: Request, res: Response, locals: Record<string, unknown>) {
     const principal = res.locals.principal!;
     const record = (locals.record ?? null) as (T & Meta) | null;
+    // One scope for the entity's locals and the form's choices, so what the one reads the other may reuse.
+    const scope = scopeOf(res);
     const extra = cfg.detailLocals
-      ? await cfg.detailLocals({ scope: scopeOf(res), editScope: scopeOf(res, 'edit'), record, query: req.query as Record<string, unknown> })
+      ? await cfg.detailLocals({ scope, editScope: scopeOf(res, 'edit'), record, query: req.query as Record<string, unknown> })
       : {};
     const locked = record ? cfg.lockedReason?.(record) ?? null : null;
     await res.page('records/detail', {
       cfg: { ns: cfg.ns, path: cfg.path, resource: cfg.resource, lifecycle, numbered, createPath },
-      form: await formWithChoices(res, (locals.values ?? record ?? {}) as Record<string, unknown>),
+      form: await formWithChoices(scope, (locals.values ?? record ?? {}) as Record<string, unknown>),
       canEdit: can(principal, 'edit', cfg.area) && !locked,
       locked,
       badge: record ? (cfg.badge ? cfg.badge(record) : { label: `stammdaten:status.${record.status}`, variant: record.status === 'aktiv' ? 'success' : 'neutral' }) : null,
@@ -169,8 +182,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   }
 
   /** The form's fields with the choices of data-backed selects; a stored value that is no longer offered stays. */
-  async function formWithChoices(res: Response, values: Record<string, unknown>) {
-    const scope = scopeOf(res);
+  async function formWithChoices(scope: TenantScope, values: Record<string, unknown>) {
     return Promise.all(cfg.form.map(async (f) => {
       if (!f.choices) return f;
       const options = await f.choices(scope);
@@ -180,14 +192,16 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     }));
   }
 
-  /** The detail page of a record as GET shows it; `extra` adds or replaces locals (a sub-form's errors). */
+  /**
+   * The detail page of a record as GET shows it; `extra` adds or replaces locals (a sub-form's errors). The
+   * history is read unless `extra` brings it (loadWithHistory).
+   */
   async function showDetail(req: Request, res: Response, record: T & Meta, extra: Record<string, unknown> = {}) {
-    const scope = scopeOf(res);
     await detailPage(req, res, {
       title: `${req.t(`${cfg.ns}:one`)} ${record.nr}`,
       record,
       values: record,
-      history: await historyOf(scope, record.nr),
+      history: extra.history ?? (await historyOf(scopeOf(res), record.nr)),
       warnings: cfg.warnings?.(record) ?? [],
       ...extra,
     });
@@ -214,8 +228,8 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   );
 
   pages.get(`/${detailPath}`, ...guardsFor(detailPath), async (req, res) => {
-    const { record } = await load(res, String(req.params.id));
-    await showDetail(req, res, record);
+    const { record, history } = await loadWithHistory(res, String(req.params.id));
+    await showDetail(req, res, record, { history });
   });
 
   // Save; a changed number first asks for confirmation (a plain HTML step), then renumbers.

@@ -1,7 +1,6 @@
-// The pages the page-weight test and the benchmark (bench/) look at, named once. The list and detail page is
-// the product master data until the movement data (Einlieferungen) exists; then only LIST changes here:
-//   LIST = { page: 'bewegungsdaten/einlieferungen', api: '/api/einlieferungen', detail: '…/<id>', … }
-// Every consumer reads these constants, never a path of its own.
+// The pages the page-weight test, the round-trip test and the benchmark (bench/) look at, named once: the
+// inbound deliveries, the list a big trader has most rows in. Every consumer reads these constants, never a
+// path of its own.
 
 export interface ListUnderTest {
   /** Route-tree path of the list page below /{lang}. */
@@ -17,12 +16,13 @@ export interface ListUnderTest {
 }
 
 export const LIST: ListUnderTest = {
-  page: 'stammdaten/produkte',
-  api: '/api/produkte',
-  detail: 'stammdaten/produkte/P001',
-  // The products of one group, sorted by name descending, page 50 (10 rows a page).
-  benchQuery: 'produktgruppe=diesel&sort=name:desc&page=50',
-  rollen: [1],
+  page: 'bewegungsdaten/einlieferungen',
+  api: '/api/einlieferungen',
+  detail: 'bewegungsdaten/einlieferungen/EL-000001',
+  // The completed deliveries, oldest first, page 50 (10 rows a page): a filter, the other direction of the
+  // default sort, and a page well inside the result.
+  benchQuery: 'status=completed&sort=entladedatum:asc&page=50',
+  rollen: [9],
 };
 
 /** Public pages: the login form and the THG display. */

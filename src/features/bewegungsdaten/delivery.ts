@@ -19,7 +19,7 @@ import type { ListColumn, ListDefinition } from '../../http/list.js';
 import type { Area } from '../../permissions/index.js';
 import type { BadgeVariant, EntityConfig, FormField } from '../../records/entity.js';
 import { INCOTERMS, LIEFERSTATUS, type DeliveryNames, type Lieferstatus } from './names.js';
-import { atVersion, checkReference, choicesOf, currentRecord, masterDataChoices, REFERENCES, type MasterRow, type ReferenceField } from './references.js';
+import { atVersion, checkReference, choicesOf, currentRecord, deliveryMasterData, masterDataChoices, REFERENCES, type MasterRow, type ReferenceField } from './references.js';
 
 export { INCOTERMS, LIEFERSTATUS, type DeliveryNames, type Lieferstatus } from './names.js';
 const STATUS_BADGE: Record<Lieferstatus, BadgeVariant> = { open: 'info', inProgress: 'warning', completed: 'success', locked: 'neutral' };
@@ -257,30 +257,6 @@ function deliveryForm(spec: DeliverySpec): FormField[] {
   ];
 }
 
-/** The references as the delivery saw them (name at the stored version), and whether the record changed since. */
-async function referenceView(scope: TenantScope, record: Delivery & Meta) {
-  const fields = Object.keys(REFERENCES) as ReferenceField[];
-  // One query for all three: each reference's name at its stored version, and the master record's current one.
-  const part = (field: ReferenceField) => {
-    const { table, versionField } = REFERENCES[field];
-    return scope
-      .table(`${table}_versionen`, 'v')
-      .where('v.nr', record[field] as string)
-      .andWhere('v.version', record[versionField] as number)
-      .select(
-        scope.knex.raw('?::text as field', [field]),
-        scope.knex.raw("v.data->>'name' as name"),
-        scope.knex.raw(`(select c.version from ${table} c where c.mandant = v.mandant and c.nr = v.nr) as current`),
-      );
-  };
-  const [first, ...rest] = fields.map(part);
-  const rows = (await first.unionAll(rest, true)) as { field: ReferenceField; name: string | null; current: number | null }[];
-  return fields.map((field) => {
-    const row = rows.find((r) => r.field === field);
-    return { field, nr: record[field] as string, version: record[REFERENCES[field].versionField] as number, name: row?.name ?? null, currentVersion: row?.current ?? null };
-  });
-}
-
 /** The whole declaration of a delivery entity; einlieferungen/ablieferungen add their own hooks to it. */
 export function deliveryEntity(spec: DeliverySpec): EntityConfig<Delivery> {
   const store = deliveryStore(spec);
@@ -308,7 +284,7 @@ export function deliveryEntity(spec: DeliverySpec): EntityConfig<Delivery> {
       if (!record) return {};
       return {
         extraSection: '../bewegungsdaten/referenzen',
-        referenzen: await referenceView(scope, record),
+        referenzen: await deliveryMasterData(scope, record),
         manuelleEingabe: record.manuelleEingabe === true,
       };
     },

@@ -1,6 +1,7 @@
 // What movement data refers to: partners, locations and products, by number and (for deliveries) version.
 // One place resolves a typed number to the master record, offers the choices of forms and filters, and tells
 // master data whether movement data still refers to it (then it cannot be deleted, only deactivated).
+import type { Knex } from 'knex';
 import type { TenantScope } from '../../db/scope.js';
 import type { FieldError } from '../../http/errors.js';
 import type { ChoiceOptions } from '../../http/list.js';
@@ -71,22 +72,57 @@ export async function atVersion(scope: TenantScope, field: ReferenceField, nr: s
   return (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as Record<string, unknown>;
 }
 
+type Part = Knex.QueryBuilder;
+interface MasterDataRow {
+  kind: 'choice' | 'reference';
+  field: ReferenceField;
+  nr: string;
+  name: string | null;
+  /** A reference's current master version (null when the record is gone). */
+  current: number | null;
+}
+
+/** The choices of one reference field: number and name of each record (locations limited to the scope's). */
+function choicePart(scope: TenantScope, field: ReferenceField, activeOnly: boolean): Part {
+  const { knex } = scope;
+  const q = scope.table(REFERENCES[field].table).select(knex.raw("'choice' as kind"), knex.raw('?::text as field', [field]), 'nr', 'name', knex.raw('null::int as current'));
+  if (activeOnly) q.where('status', 'aktiv');
+  return field === 'standortNr' ? scope.atStandorte(q, 'nr') : q;
+}
+
+/** A delivery's reference as it saw it: the name at its stored version, and the master record's current version. */
+function referencePart(scope: TenantScope, field: ReferenceField, nr: string, version: number): Part {
+  const { knex } = scope;
+  const { table } = REFERENCES[field];
+  return scope
+    .table(`${table}_versionen`, 'v')
+    .where('v.nr', nr)
+    .andWhere('v.version', version)
+    .select(
+      knex.raw("'reference' as kind"), knex.raw('?::text as field', [field]), 'v.nr', knex.raw("v.data->>'name' as name"),
+      knex.raw(`(select c.version from ${table} c where c.mandant = v.mandant and c.nr = v.nr) as current`),
+    );
+}
+
+/** Runs the parts as one statement (UNION ALL), in a stable order. */
+async function readParts([first, ...rest]: Part[]): Promise<MasterDataRow[]> {
+  return (await first.unionAll(rest, true).orderBy([{ column: 'kind' }, { column: 'field' }, { column: 'nr' }])) as MasterDataRow[];
+}
+
+function choicesFrom(rows: MasterDataRow[]): Record<ReferenceField, ChoiceOptions> {
+  const out: Record<ReferenceField, ChoiceOptions> = { partnerNr: [], standortNr: [], produktNr: [] };
+  for (const r of rows) if (r.kind === 'choice') out[r.field].push({ value: r.nr, label: `${r.nr} · ${r.name}`, raw: true });
+  return out;
+}
+
+const FIELDS = Object.keys(REFERENCES) as ReferenceField[];
+
 /**
  * Choices of partners, locations and products (number · name), in one query. Locations are limited to the
  * scope's; `activeOnly` leaves out deactivated records (new entries), filters offer all (old entries).
  */
 export async function masterDataChoices(scope: TenantScope, opts: { activeOnly: boolean }): Promise<Record<ReferenceField, ChoiceOptions>> {
-  const part = (field: ReferenceField) => {
-    const q = scope.table(REFERENCES[field].table).select(scope.knex.raw('? as field', [field]), 'nr', 'name');
-    if (opts.activeOnly) q.where('status', 'aktiv');
-    return field === 'standortNr' ? scope.atStandorte(q, 'nr') : q;
-  };
-  const rows = (await part('partnerNr').unionAll([part('standortNr'), part('produktNr')], true).orderBy([{ column: 'field' }, { column: 'nr' }])) as {
-    field: ReferenceField; nr: string; name: string;
-  }[];
-  const out: Record<ReferenceField, ChoiceOptions> = { partnerNr: [], standortNr: [], produktNr: [] };
-  for (const r of rows) out[r.field].push({ value: r.nr, label: `${r.nr} · ${r.name}`, raw: true });
-  return out;
+  return choicesFrom(await readParts(FIELDS.map((f) => choicePart(scope, f, opts.activeOnly))));
 }
 
 /** The active choices of a scope, read once however many selects of one form ask (one query, not three). */
@@ -98,6 +134,32 @@ export const choicesOf = (field: ReferenceField) => async (scope: TenantScope) =
   if (!choices) activeChoices.set(scope, (choices = masterDataChoices(scope, { activeOnly: true })));
   return (await choices)[field].map((o) => ({ ...o }));
 };
+
+export interface ReferenceView {
+  field: ReferenceField;
+  nr: string;
+  version: number;
+  /** The name at the stored version. */
+  name: string | null;
+  currentVersion: number | null;
+}
+
+/**
+ * What a delivery's page needs of master data, in one query: the references as the delivery saw them (name at
+ * the stored version, and whether the record changed since) and the active choices of the form's three selects,
+ * which choicesOf() then finds for this scope without asking again.
+ */
+export async function deliveryMasterData(
+  scope: TenantScope, record: { [F in ReferenceField]?: unknown } & Record<string, unknown>,
+): Promise<ReferenceView[]> {
+  const refs = FIELDS.map((field) => ({ field, nr: record[field] as string, version: record[REFERENCES[field].versionField] as number }));
+  const rows = await readParts([...FIELDS.map((f) => choicePart(scope, f, true)), ...refs.map((r) => referencePart(scope, r.field, r.nr, r.version))]);
+  activeChoices.set(scope, Promise.resolve(choicesFrom(rows)));
+  return refs.map((ref) => {
+    const row = rows.find((r) => r.kind === 'reference' && r.field === ref.field);
+    return { ...ref, name: row?.name ?? null, currentVersion: row?.current ?? null };
+  });
+}
 
 /** Does any movement data refer to this master record? (Then it may be deactivated but not deleted.) */
 export async function referencedByMovementData(scope: TenantScope, field: ReferenceField, nr: string): Promise<boolean> {

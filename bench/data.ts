@@ -7,7 +7,10 @@ import { hashPassword } from '../src/auth/passwords.js';
 import type { Config } from '../src/config.js';
 import { createDatabase } from '../src/db/knex.js';
 import { migrateLatest } from '../src/db/migrate.js';
-import { PRODUKTGRUPPEN } from '../src/domain/fuels.js';
+import { seedScale } from '../src/db/seed-scale.js';
+import { TenantScope } from '../src/db/scope.js';
+import { einlieferungConfig } from '../src/features/einlieferungen/config.js';
+import { COUNT_CAP, pageStatement, parseListState, type ListDefinition } from '../src/http/list.js';
 import { LIST } from '../src/testing/perf-pages.js';
 
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/bench';
@@ -56,12 +59,13 @@ export function configDb(db: BenchDb): Config['db'] {
   return db.kind === 'postgres' ? { kind: 'postgres', url: db.url } : { kind: 'pglite', dir: db.dir };
 }
 
+/** The table behind the list under test, and the tables the load writes (vacuumed and analysed after it). */
+const LIST_TABLE = 'einlieferungen';
+const BENCH_TABLES = ['einlieferungen', 'einlieferungen_versionen', 'ablieferungen', 'ablieferungen_versionen', 'bestaende', 'bestaende_versionen'];
+
 /** The bench user's login: global like every login, so named after its tenant. */
 export const benchLogin = (tenant: string) => `BENCH-${tenant}`;
 const benchEmail = (tenant: string) => `bench-${tenant.toLowerCase()}@bench.invalid`;
-/** Numbers of generated products: recognisable, so a reload deletes only what the bench made. */
-const NR_PREFIX = 'BENCH';
-export const benchNr = (i: number) => `${NR_PREFIX}${String(i).padStart(6, '0')}`;
 
 export interface Prepared {
   tenant: string;
@@ -76,8 +80,8 @@ export interface Prepared {
 }
 
 /**
- * Migrates, checks the database may be used, creates the bench tenant and user, and loads `rows` products
- * (only if the tenant does not already hold exactly that many generated ones, or `reload`).
+ * Migrates, checks the database may be used, creates the bench tenant and user, and loads `rows` inbound
+ * deliveries and as many outbound (only if the tenant does not already hold exactly that many, or `reload`).
  */
 export async function prepare(db: BenchDb, opts: { tenant: string | null; rows: number; reload: boolean; log: (s: string) => void }): Promise<Prepared> {
   const { knex } = createDatabase(configDb(db));
@@ -121,63 +125,34 @@ export async function prepare(db: BenchDb, opts: { tenant: string | null; rows: 
     await knex('sessions').where({ benutzer_id: userId }).delete();
 
     const started = performance.now();
-    const loaded = await loadProdukte(knex, tenant, opts.rows, userId, opts.reload, opts.log);
+    const loaded = await loadLieferungen(knex, tenant, opts.rows, opts.reload, opts.log);
     // What autovacuum does on a PostgreSQL server after a bulk load, and what the embedded database (no
     // background workers) never does by itself: statistics for the planner, and the visibility map that
     // lets a count read an index alone. Quick when nothing changed.
-    for (const table of ['produkte', 'produkte_versionen']) await knex.raw(`vacuum analyze ${table}`);
-    return { tenant, login, password, rows: opts.rows, loaded, loadMs: performance.now() - started, detail: `${LIST.page}/${benchNr(Math.ceil(opts.rows / 2))}` };
+    for (const table of BENCH_TABLES) await knex.raw(`vacuum analyze ${table}`);
+    // A delivery from the middle of the list, for the detail page.
+    const middle = await knex(LIST_TABLE).where({ mandant: tenant }).orderBy('nr').offset(Math.floor(opts.rows / 2)).first('nr');
+    return { tenant, login, password, rows: opts.rows, loaded, loadMs: performance.now() - started, detail: `${LIST.page}/${encodeURIComponent(middle.nr)}` };
   } finally {
     await knex.destroy();
   }
 }
 
 /**
- * Products with set-based SQL (generate_series): 100,000 rows in seconds, in PostgreSQL and in PGlite alike.
- * Varied enough that filters, sorts and the search do real work: six groups, 10 % inactive, names that do
- * not sort like the numbers. Each gets its first version, as records created through the app do.
- * Phase 2 loads Einlieferungen (deliveries) here the same way.
+ * The bench tenant's movement data: `rows` inbound deliveries (the list under test) and as many outbound, with
+ * master data and 90 days of stock, generated as `npm run db:seed -- --scale` does (src/db/seed-scale.ts), so
+ * filters, sorts and sums meet the same spread of dates, locations, products and statuses as real data.
+ * Loaded again only if the tenant does not hold exactly that many, or with `reload`; only this tenant's
+ * movement data is replaced.
  */
-async function loadProdukte(knex: Knex, tenant: string, rows: number, userId: number, reload: boolean, log: (s: string) => void): Promise<boolean> {
-  const generated = () => knex('produkte').where({ mandant: tenant }).andWhere('nr', 'like', `${NR_PREFIX}%`);
-  const have = Number((await generated().count<{ count: string }[]>({ count: '*' }).first())?.count ?? 0);
-  if (have === rows && !reload) {
-    log(`bench data: ${rows} products of ${tenant} already loaded`);
+async function loadLieferungen(knex: Knex, tenant: string, rows: number, reload: boolean, log: (s: string) => void): Promise<boolean> {
+  const count = async (table: string) => Number((await knex(table).where({ mandant: tenant }).count<{ count: string }[]>({ count: '*' }).first())?.count ?? 0);
+  if (!reload && (await count('einlieferungen')) === rows && (await count('ablieferungen')) === rows) {
+    log(`bench data: ${rows} inbound and ${rows} outbound deliveries of ${tenant} already loaded`);
     return false;
   }
-  log(`bench data: loading ${rows} products into ${tenant}…`);
-  await knex.transaction(async (trx) => {
-    await trx('produkte_versionen').where({ mandant: tenant }).andWhere('nr', 'like', `${NR_PREFIX}%`).delete();
-    await trx('produkte').where({ mandant: tenant }).andWhere('nr', 'like', `${NR_PREFIX}%`).delete();
-    const groups = `array[${PRODUKTGRUPPEN.map((g) => `'${g}'`).join(',')}]`;
-    await trx.raw(
-      `insert into produkte (mandant, nr, name, produktgruppe, produkttyp, biogehalt, lcv, lcv_einheit, beschreibung, kommentar, status, version, updated_by)
-       select ?, ? || lpad(i::text, 6, '0'),
-              (array['Diesel','Super','Biodiesel','Ethanol','HVO','Rapsöl'])[1 + i % 6] || ' ' || substr(md5(i::text), 1, 10),
-              (${groups})[1 + i % 6],
-              'EN ' || (590 + i % 7),
-              (i % 101)::numeric,
-              round((30 + (i % 700) / 100.0)::numeric, 2),
-              case when i % 2 = 0 then 'MJ/L' else 'MJ/kg' end,
-              'Benchmark-Produkt ' || i || case when i % 5 = 0 then ', Sommerware' else '' end,
-              case when i % 7 = 0 then '=nicht als Formel' else null end,
-              case when i % 10 = 0 then 'inaktiv' else 'aktiv' end,
-              1, ?
-       from generate_series(1, ?) as i`,
-      [tenant, NR_PREFIX, userId, rows],
-    );
-    await trx.raw(
-      `insert into produkte_versionen (mandant, nr, version, data, changes, benutzer_id)
-       select mandant, nr, 1,
-              jsonb_build_object('nr', nr, 'version', 1, 'status', status, 'updatedAt', updated_at, 'name', name, 'produktgruppe', produktgruppe,
-                'produkttyp', produkttyp, 'biogehalt', biogehalt::text, 'lcv', lcv::text, 'lcvEinheit', lcv_einheit, 'beschreibung', beschreibung,
-                'kommentar', kommentar),
-              jsonb_build_array(jsonb_build_object('field', 'name', 'before', null, 'after', name)),
-              ?
-       from produkte where mandant = ? and nr like ?`,
-      [userId, tenant, `${NR_PREFIX}%`],
-    );
-  });
+  log(`bench data: loading ${rows} inbound and ${rows} outbound deliveries into ${tenant}…`);
+  await seedScale(knex, { mandant: tenant, deliveries: 2 * rows, replace: true });
   return true;
 }
 
@@ -191,3 +166,54 @@ export async function cleanUp(db: BenchDb, login: string): Promise<void> {
     await knex.destroy();
   }
 }
+
+export interface ListPlan {
+  query: string;
+  /** Sequential scans of any table in the list page's statement (none expected). */
+  seqScans: string[];
+  /** The statement when the count must be taken (first view of a filter) and when it is remembered. */
+  counted: { planningMs: number; executionMs: number };
+  remembered: { planningMs: number; executionMs: number };
+}
+
+/**
+ * EXPLAIN ANALYZE of the list page's statement for the bench query, as the app sends it (pageStatement):
+ * once with the count taken, once with it remembered (the counter unchanged). Run as the app role in the
+ * bench tenant; reads only.
+ */
+export async function explainList(db: BenchDb, tenant: string): Promise<ListPlan> {
+  const { knex } = createDatabase(configDb(db));
+  try {
+    const def = einlieferungConfig.list as unknown as ListDefinition<unknown>;
+    const query = Object.fromEntries(new URLSearchParams(LIST.benchQuery));
+    const { state } = parseListState(def, query, 10);
+    return await new TenantScope(knex, tenant).transaction(async (tx) => {
+      const stand = (await tx.table('tabellenstaende').where({ tabelle: LIST_TABLE }).first('stand'))?.stand ?? 0;
+      const run = async (known?: string) => {
+        const { sql, bindings } = pageStatement(def, tx, state, COUNT_CAP, known).toSQL();
+        const [row] = (await tx.knex.raw(`explain (analyze, format json) ${sql}`, bindings)).rows as { 'QUERY PLAN': [Record<string, unknown>] }[];
+        return row['QUERY PLAN'][0] as { Plan: PlanNode; 'Planning Time': number; 'Execution Time': number };
+      };
+      const counted = await run();
+      const remembered = await run(String(stand));
+      const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
+      const ms = (p: { 'Planning Time': number; 'Execution Time': number }) => ({ planningMs: round(p['Planning Time']), executionMs: round(p['Execution Time']) });
+      return {
+        query: LIST.benchQuery,
+        seqScans: [...nodes(counted.Plan), ...nodes(remembered.Plan)].filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name'] ?? '?'),
+        counted: ms(counted),
+        remembered: ms(remembered),
+      };
+    });
+  } finally {
+    await knex.destroy();
+  }
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;

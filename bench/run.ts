@@ -14,7 +14,7 @@ import { QUERY_COUNTS_PATH, type QueryCounts } from '../src/db/query-count.js';
 import { rawRequest, signInWithForms } from '../src/testing/page-weight.js';
 import { LIST, LOGIN_PAGE, THG_PAGE } from '../src/testing/perf-pages.js';
 import {
-  cleanUp, DEFAULT_PG_URL, DEFAULT_PGLITE_DIR, prepare, resolvePostgres, type BenchDb, type Prepared,
+  cleanUp, DEFAULT_PG_URL, DEFAULT_PGLITE_DIR, explainList, prepare, resolvePostgres, type BenchDb, type ListPlan, type Prepared,
 } from './data.js';
 import { chromePath, runLighthouse, type LighthouseResult } from './lighthouse.js';
 
@@ -39,7 +39,7 @@ const { values: args } = parseArgs({
 if (args.help) {
   console.log(`npm run bench [-- options]
   --tenant NAME      run in this tenant (required when the database holds other tenants; only it is touched)
-  --rows N           products to load into the bench tenant (default 100000)
+  --rows N           inbound deliveries (the list under test) to load, and as many outbound (default 100000)
   --duration S       seconds of load per scenario (default 10), after --warmup S (default 2)
   --connections N    concurrent connections (default 20)
   --embedded         use the embedded database (PGlite) even if PostgreSQL answers
@@ -310,7 +310,12 @@ async function main() {
   const m = machine();
   console.log(`machine: ${m.nproc} cores, ${m.cpu}, ${m.memoryGb} GB, node ${m.node}, load ${m.load.join(' ')}`);
   const bench = await prepare(db, { tenant: args.tenant ?? null, rows: ROWS, reload: args.reload, log });
-  if (bench.loaded) log(`loaded ${ROWS} products in ${(bench.loadMs / 1000).toFixed(1)} s`);
+  if (bench.loaded) log(`loaded ${ROWS} inbound and ${ROWS} outbound deliveries in ${(bench.loadMs / 1000).toFixed(1)} s`);
+  const plan = await explainList(db, bench.tenant);
+  console.log(
+    `list page statement (EXPLAIN ANALYZE, ${plan.query}): counted ${plan.counted.executionMs} ms + ${plan.counted.planningMs} ms planning, ` +
+      `count remembered ${plan.remembered.executionMs} ms + ${plan.remembered.planningMs} ms planning; sequential scans: ${plan.seqScans.join(', ') || 'none'}`,
+  );
   const secret = randomBytes(32).toString('hex');
   const runLh = args.lighthouse || !args['no-lighthouse'];
   const runLoad = !args.lighthouse;
@@ -382,12 +387,12 @@ async function main() {
         roundTrips: csvRoundTrips?.max,
       };
       report(db, results, csvSummary);
-      const targets = checkTargets(db, results, csvSummary);
+      const targets = checkTargets(db, results, csvSummary, plan);
       writeResults((r) => {
         r.runs = { ...(r.runs as object), [db.kind]: {
           date: new Date().toISOString(), provisional: true, database: db.note, machine: m,
           settings: { connections: CONNECTIONS, durationS: DURATION, warmupS: WARMUP, rows: ROWS, tenant: bench.tenant, listQuery: LIST.benchQuery, listPage: LIST.page },
-          scenarios: results, csv: csvSummary, targets,
+          scenarios: results, csv: csvSummary, listPlan: plan, targets,
         } };
       });
     } else if (runLh) {
@@ -444,7 +449,7 @@ function report(db: BenchDb, results: Measured[], csv: CsvMeasure & { roundTrips
   );
 }
 
-function checkTargets(db: BenchDb, results: Measured[], csv: CsvMeasure) {
+function checkTargets(db: BenchDb, results: Measured[], csv: CsvMeasure, plan: ListPlan) {
   const get = (name: string) => results.find((r) => r.name === name)!;
   const list = get('list page');
   const pages = results.filter((r) => ['list page', 'list JSON', 'detail page'].includes(r.name));
@@ -458,6 +463,7 @@ function checkTargets(db: BenchDb, results: Measured[], csv: CsvMeasure) {
     { target: 'zero errors', value: results.reduce((s, r) => s + r.errors, 0), ok: results.every((r) => r.errors === 0) },
     { target: `CSV (${csv.rows} rows) first byte ≤ 200 ms`, value: csv.firstByteMs, ok: csv.firstByteMs <= 200 },
     { target: `CSV (${csv.rows} rows) server peak memory < 150 MB`, value: csv.peakRssMb, ok: csv.peakRssMb < 150 },
+    { target: 'no sequential scan in the list page statement (EXPLAIN)', value: plan.seqScans.length, ok: plan.seqScans.length === 0 },
   ];
   console.log('\nTargets:');
   for (const t of targets) console.log(`  ${t.ok ? 'met    ' : 'MISSED '} ${t.target}: ${t.value}`);

@@ -8,6 +8,7 @@ import { stringify } from 'csv-stringify';
 import { z } from 'zod';
 import type { TenantScope } from '../db/scope.js';
 import type { FieldError } from './errors.js';
+import { countKey, recall, remember } from './list-counts.js';
 import type { Formatter } from './format.js';
 
 export type ColumnKind = 'text' | 'number' | 'date' | 'datetime' | 'boolean';
@@ -73,6 +74,16 @@ export interface ListDefinition<R> {
   tieBreaker: string;
   /** The base query: select and joins, limited by the scope (tenant and locations). */
   query(scope: TenantScope): Knex.QueryBuilder;
+  /**
+   * Columns from other tables (names), joined only to the rows a page or an export shows, after paging: the
+   * count and the rows OFFSET skips never pay for them. `alias` is the list table's alias in `query`.
+   */
+  joined?: { alias: string; add(scope: TenantScope, qb: Knex.QueryBuilder): Knex.QueryBuilder };
+  /**
+   * The table whose change counter (Tabellenstand) tells whether a remembered count and sums still hold
+   * (src/http/list-counts.ts); without it every page counts.
+   */
+  countsFollow?: string;
   /** Maps a database row to the row the views and the API show. */
   toRow(db: Record<string, unknown>): R;
   /** Sums shown below the list, in the API (`totals`) and at the end of the CSV. */
@@ -224,14 +235,38 @@ async function countAndTotals<R>(def: ListDefinition<R>, scope: TenantScope, sta
   return readCount(def, (await scope.scoped(countQuery(def, scope, state, cap)).first()) as Record<string, unknown> | undefined, cap);
 }
 
-const pageRows = <R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, page: number) =>
-  ordered(def, filtered(def, scope, state), state).limit(state.pageSize).offset((page - 1) * state.pageSize);
+/** The rows of one page, with the joined columns (def.joined) added to those rows only. */
+function pageRows<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, page: number): Knex.QueryBuilder {
+  const paged = ordered(def, filtered(def, scope, state), state).limit(state.pageSize).offset((page - 1) * state.pageSize);
+  if (!def.joined) return paged;
+  const { alias, add } = def.joined;
+  return scope.scoped(ordered(def, add(scope, scope.knex.from(paged.as(alias)).select(`${alias}.*`)), state));
+}
 
-/** The one statement of a list page (count, sums and the page's rows), as fetchPage sends it (list-plans.test.ts EXPLAINs it). */
-export function pageStatement<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, cap = COUNT_CAP): Knex.QueryBuilder {
-  const rowsQuery = pageRows(def, scope, state, state.page).select(scope.knex.raw('1 as __row'));
+/** A query of the list's rows with the joined columns (def.joined) added. */
+const withJoined = <R>(def: ListDefinition<R>, scope: TenantScope, qb: Knex.QueryBuilder) => (def.joined ? def.joined.add(scope, qb) : qb);
+
+/**
+ * The one statement of a list page (count, sums and the page's rows), as fetchPage sends it (list-plans.test.ts
+ * EXPLAINs it). With a change counter (def.countsFollow) it reads the counter too, and counts only when the
+ * counter no longer stands at `knownStand` (the database skips the count's plan otherwise).
+ */
+export function pageStatement<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, cap = COUNT_CAP, knownStand?: string): Knex.QueryBuilder {
+  const { knex } = scope;
+  const rowsQuery = pageRows(def, scope, state, state.page).select(knex.raw('1 as __row'));
+  const count = countQuery(def, scope, state, cap);
+  if (!def.countsFollow) {
+    return scope.scoped(knex.select('c.*', 'r.*').from(count.as('c')).joinRaw('left join lateral ? as r on true', [rowsQuery as unknown as Knex.Raw]));
+  }
+  const stand = knex.raw('(select coalesce((select stand from tabellenstaende where mandant = ? and tabelle = ?), 0) as __stand) as g', [scope.mandant, def.countsFollow]);
   return scope.scoped(
-    scope.knex.select('c.*', 'r.*').from(countQuery(def, scope, state, cap).as('c')).joinRaw('left join lateral ? as r on true', [rowsQuery as unknown as Knex.Raw]),
+    knex
+      .select('g.__stand', 'c.*', 'r.*')
+      .from(stand)
+      // OFFSET 0 keeps the planner from pulling the subquery up into a join filter (PostgreSQL 17 would, and
+      // then count anyway): on its own, its condition is a one-time filter that skips the count's plan.
+      .joinRaw('left join lateral (select * from ? as cq where g.__stand is distinct from ?::bigint offset 0) as c on true', [count as unknown as Knex.Raw, knownStand ?? null])
+      .joinRaw('left join lateral ? as r on true', [rowsQuery as unknown as Knex.Raw]),
   );
 }
 
@@ -241,8 +276,14 @@ export function pageStatement<R>(def: ListDefinition<R>, scope: TenantScope, sta
  * statement, for the last page.
  */
 export async function fetchPage<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, cap = COUNT_CAP): Promise<PageResult<R>> {
-  const joined = (await pageStatement(def, scope, state, cap)) as Record<string, unknown>[];
-  const { total, totalExact, totals } = readCount(def, joined[0], cap);
+  const key = def.countsFollow ? countKey(def.id, scope, state, cap) : null;
+  const known = key ? recall(key) : undefined;
+  const joined = (await pageStatement(def, scope, state, cap, known?.stand)) as Record<string, unknown>[];
+  // The count came back (first time, or the table changed since): remember it; else the remembered one holds.
+  let countRow = joined[0];
+  if (key && countRow?.__count != null) remember(key, { stand: String(countRow.__stand), row: countRow });
+  else if (known) countRow = known.row;
+  const { total, totalExact, totals } = readCount(def, countRow, cap);
   let rows = joined.filter((r) => r.__row != null);
   // A page beyond the end shows the last page.
   const lastPage = Math.max(1, Math.ceil(total / state.pageSize));
@@ -326,8 +367,7 @@ export async function streamCsv<R>(
   for (let start = 0; start < keys.length; start += CSV_CHUNK) {
     const chunk = keys.slice(start, start + CSV_CHUNK);
     // The same scoped base query (tenant, locations), so a key can only ever name a row the user may see.
-    const rows: Record<string, unknown>[] = await def
-      .query(scope)
+    const rows: Record<string, unknown>[] = await withJoined(def, scope, def.query(scope))
       .select(knex.raw(`${def.tieBreaker} as csv_key`))
       .whereIn(knex.raw(def.tieBreaker) as unknown as string, chunk as string[]);
     const byKey = new Map(rows.map((db) => [String(db.csv_key), db]));

@@ -63,14 +63,17 @@ const list: ListDefinition<Bestand & Meta> = {
   search: ['b.nr', 'b.standort_nr', 'b.produkt_nr'],
   defaultSort: { key: 'datum', dir: 'desc' },
   tieBreaker: 'b.nr',
-  query: (scope) =>
-    scope.atStandorte(
-      scope.table('bestaende', 'b')
+  query: (scope) => scope.atStandorte(scope.table('bestaende', 'b').select('b.*'), 'b.standort_nr'),
+  // Names of location and product, joined to the page's rows only.
+  joined: {
+    alias: 'b',
+    add: (_scope, qb) =>
+      qb
         .leftJoin('standorte as s', (j) => j.on('s.mandant', 'b.mandant').andOn('s.nr', 'b.standort_nr'))
         .leftJoin('produkte as p', (j) => j.on('p.mandant', 'b.mandant').andOn('p.nr', 'b.produkt_nr'))
-        .select('b.*', 's.name as standort_name', 'p.name as produkt_name'),
-      'b.standort_nr',
-    ),
+        .select('s.name as standort_name', 'p.name as produkt_name'),
+  },
+  countsFollow: 'bestaende',
   toRow: (row) => {
     const b = bestandStore.fromRow(row);
     return { ...b, volumenExakt: b.volumen, standort: `${b.standortNr} · ${row.standort_name ?? ''}`, produkt: `${b.produktNr} · ${row.produkt_name ?? ''}` };

@@ -208,16 +208,18 @@ function deliveryList(spec: DeliverySpec, store: VersionedStore<Delivery>): List
     search: [`${T}.nr`, `${T}.contract_number`, `${T}.vehicle_name`],
     defaultSort: { key: names.datum, dir: 'desc' },
     tieBreaker: `${T}.nr`,
-    // Names as the delivery saw them: from the version it refers to.
-    query: (scope) =>
-      scope.atStandorte(
-        scope.table(resource, T)
+    query: (scope) => scope.atStandorte(scope.table(resource, T).select(`${T}.*`), `${T}.standort_nr`),
+    // Names as the delivery saw them: from the version it refers to (joined to the page's rows only).
+    joined: {
+      alias: T,
+      add: (scope, qb) =>
+        qb
           .leftJoin('tauschpartner_versionen as pv', (j) => j.on('pv.mandant', `${T}.mandant`).andOn('pv.nr', `${T}.partner_nr`).andOn('pv.version', `${T}.partner_version`))
           .leftJoin('standorte_versionen as sv', (j) => j.on('sv.mandant', `${T}.mandant`).andOn('sv.nr', `${T}.standort_nr`).andOn('sv.version', `${T}.standort_version`))
           .leftJoin('produkte_versionen as prv', (j) => j.on('prv.mandant', `${T}.mandant`).andOn('prv.nr', `${T}.produkt_nr`).andOn('prv.version', `${T}.produkt_version`))
-          .select(`${T}.*`, scope.knex.raw("pv.data->>'name' as partner_name, sv.data->>'name' as standort_name, prv.data->>'name' as produkt_name")),
-        `${T}.standort_nr`,
-      ),
+          .select(scope.knex.raw("pv.data->>'name' as partner_name, sv.data->>'name' as standort_name, prv.data->>'name' as produkt_name")),
+    },
+    countsFollow: resource,
     toRow: (row) => {
       const d = store.fromRow(row);
       return {

@@ -38,7 +38,7 @@ export interface MovementInput {
   /** How many days back the deliveries reach, and the stock. */
   days: number;
   stockDays: number;
-  /** Deliveries in each direction (a few fewer if a tank is exactly empty or full when one falls due). */
+  /** Deliveries in each direction (fewer only if every tank is full, or empty, on the last day). */
   perDirection: number;
   standorte: Standort[];
   produkte: Produkt[];
@@ -80,6 +80,25 @@ export function generateMovements(input: MovementInput): MovementRows {
     countsIn[g.int(0, slots - 1)]++;
     countsOut[g.int(0, slots - 1)]++;
   }
+  // Deliveries per tank and day and direction, on average (below 1 for the demo data).
+  const perSlot = Math.max(1, input.perDirection / slots);
+  /** A delivery of `litres` at this tank (location and product) on that day. */
+  const deliveryOf = (pair: (typeof pairs)[number], date: Date, age: number, nr: string, litres: number) => {
+    const { s, p: produkt } = pair;
+    const gruppe = isProduktgruppe(produkt.produktgruppe) ? produkt.produktgruppe : 'diesel';
+    // Some partners invoice by weight: then the quantity is the same litres in kilograms.
+    const einheit: Einheit = g.int(1, 10) === 1 ? 'kg' : 'L';
+    const menge = einheit === 'L' ? String(litres) : umrechnen(litres, 'L', 'kg', gruppe);
+    const partner = g.pick(input.partner);
+    return {
+      mandant, nr, typ: null as string | null, biogehalt: produkt.biogehalt, menge, einheit, datum: iso(date), status: statusFor(age, g.int(0, 99) / 100),
+      manuelle_eingabe: g.int(1, 5) === 1, partner_nr: partner.nr, partner_version: partner.version, standort_nr: s.nr,
+      standort_version: s.version, produkt_nr: produkt.nr, produkt_version: produkt.version, produktgruppe: gruppe,
+      contract_number: g.int(1, 3) === 1 ? null : `K-${date.getUTCFullYear()}-${String(g.int(1, 80)).padStart(3, '0')}`,
+      incoterm: g.pick(['DAP', 'FCA', 'EXW', 'CPT', null]), vehicle_name: g.pick(VEHICLES), kommentar: null,
+      storniert: g.int(1, 25) === 1,
+    };
+  };
   let nrIn = 0;
   let nrOut = 0;
   const start = input.today.getTime() - input.days * DAY;
@@ -88,24 +107,10 @@ export function generateMovements(input: MovementInput): MovementRows {
     const age = input.days - day;
     pairs.forEach((pair, p) => {
       const { s, p: produkt } = pair;
-      const gruppe = isProduktgruppe(produkt.produktgruppe) ? produkt.produktgruppe : 'diesel';
-      const delivery = (nr: string, litres: number) => {
-        // Some partners invoice by weight: then the quantity is the same litres in kilograms.
-        const einheit: Einheit = g.int(1, 10) === 1 ? 'kg' : 'L';
-        const menge = einheit === 'L' ? String(litres) : umrechnen(litres, 'L', 'kg', gruppe);
-        const partner = g.pick(input.partner);
-        return {
-          mandant, nr, typ: null as string | null, biogehalt: produkt.biogehalt, menge, einheit, datum: iso(date), status: statusFor(age, g.int(0, 99) / 100),
-          manuelle_eingabe: g.int(1, 5) === 1, partner_nr: partner.nr, partner_version: partner.version, standort_nr: s.nr,
-          standort_version: s.version, produkt_nr: produkt.nr, produkt_version: produkt.version, produktgruppe: gruppe,
-          contract_number: g.int(1, 3) === 1 ? null : `K-${date.getUTCFullYear()}-${String(g.int(1, 80)).padStart(3, '0')}`,
-          incoterm: g.pick(['DAP', 'FCA', 'EXW', 'CPT', null]), vehicle_name: g.pick(VEHICLES), kommentar: null,
-          storniert: g.int(1, 25) === 1,
-        };
-      };
+      const delivery = (nr: string, litres: number) => deliveryOf(pair, date, age, nr, litres);
       // Sizes pull the tank back towards half full (larger inbound when low, larger outbound when high), and
-      // never to empty or full.
-      const size = (bias: number) => Math.round(pair.kapazitaet * (g.int(3, 20) / 100) * bias);
+      // never to empty or full; a tank that sees many deliveries a day (data at scale) sees smaller ones.
+      const size = (bias: number) => Math.round((pair.kapazitaet * (g.int(3, 20) / 100) * bias) / perSlot);
       // A delivery that does not fit today (tank full or empty) comes on the next day instead.
       const dueIn = countsIn[day * pairs.length + p] + pair.carryIn;
       const dueOut = countsOut[day * pairs.length + p] + pair.carryOut;
@@ -141,6 +146,31 @@ export function generateMovements(input: MovementInput): MovementRows {
         });
       }
     });
+  }
+  // Deliveries still due after the last day (their tank stayed full or empty to the end): on the last day, at
+  // the tank with the most room (inbound) or the most stock (outbound), so each way has exactly perDirection.
+  // The last day's stock figures follow.
+  const lastDate = new Date(start + input.days * DAY);
+  const most = (key: (pair: (typeof pairs)[number]) => number) => pairs.reduce((a, b) => (key(b) > key(a) ? b : a));
+  for (let left = pairs.reduce((n, pair) => n + pair.carryIn, 0); left > 0; left--) {
+    const pair = most((x) => x.kapazitaet - x.bestand);
+    const litres = Math.floor((pair.kapazitaet - pair.bestand) / 2);
+    if (litres < 1) break;
+    const row = { ...deliveryOf(pair, lastDate, 0, `EL-${String(++nrIn).padStart(6, '0')}`, litres), typ: 'Zukauf' };
+    if (!row.storniert) pair.bestand += litres;
+    out.einlieferungen.push(row);
+  }
+  for (let left = pairs.reduce((n, pair) => n + pair.carryOut, 0); left > 0; left--) {
+    const pair = most((x) => x.bestand);
+    const litres = Math.floor(pair.bestand / 2);
+    if (litres < 1) break;
+    const row = { ...deliveryOf(pair, lastDate, 0, `AL-${String(++nrOut).padStart(6, '0')}`, litres), typ: 'Verkauf' };
+    if (!row.storniert) pair.bestand -= litres;
+    out.ablieferungen.push(row);
+  }
+  if (input.stockDays > 0) {
+    const lastDay = out.bestaende.slice(-pairs.length);
+    pairs.forEach((pair, i) => Object.assign(lastDay[i], { volumen: String(pair.bestand), fuellstand: ((pair.bestand / pair.kapazitaet) * 100).toFixed(2) }));
   }
   return out;
 }

@@ -65,7 +65,9 @@ export function errorHandler(log: (err: unknown) => void, i18n?: i18n): ErrorReq
   return (err, req, res, _next) => {
     const httpError = normalise(err);
     if (httpError.status >= 500) log(err);
-    if (res.headersSent) return res.end();
+    // Part of the answer is out (a CSV export that failed midway): cut the connection, so the client sees an
+    // incomplete download rather than a file that looks whole.
+    if (res.headersSent) return res.destroy();
     const t = req.t ?? early(req.path);
     const message = String(t(httpError.messageKey, httpError.params));
     const errors = httpError.errors.map((fe) => ({ field: fe.field, message: String(t(fe.message, fe.params ?? {})) }));

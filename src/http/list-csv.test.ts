@@ -33,4 +33,24 @@ describe('CSV export of a long list', () => {
     expect(exported).toEqual(expected);
     expect(exported).not.toContain('X99999');
   });
+
+  it('that fails after its first line is cut off, never delivered as a file that looks whole', async () => {
+    const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
+    // The rows' names come from the partners' versions: without the right to read them, the first chunk fails
+    // after the header line is out.
+    await t.db.knex.raw('revoke select on tauschpartner_versionen from portal_app');
+    try {
+      const res = await agent.get('/de/bewegungsdaten/einlieferungen?format=csv').buffer(true).then(
+        (r) => ({ complete: true, text: r.text }),
+        (err: Error & { code?: string }) => ({ complete: false, text: String(err.code ?? err.message) }),
+      );
+      expect(res.complete, res.text.slice(0, 200)).toBe(false);
+    } finally {
+      await t.db.knex.raw('grant select on tauschpartner_versionen to portal_app');
+    }
+    // And whole again once it can be read.
+    const ok = await agent.get('/de/bewegungsdaten/einlieferungen?format=csv');
+    expect(ok.status).toBe(200);
+    expect(ok.text).toContain('Summe');
+  });
 });

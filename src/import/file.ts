@@ -6,7 +6,6 @@
 import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
 import { HttpError } from '../http/errors.js';
 
 export type FileKind = 'csv' | 'xlsx';
@@ -123,6 +122,8 @@ function xlsxCellKind(value: unknown): CellKind {
 }
 
 async function* xlsxRows(buf: Buffer): AsyncGenerator<SheetRow> {
+  // Loaded on the first spreadsheet: exceljs holds about 16 MB that a server which never imports one need not.
+  const { default: ExcelJS } = await import('exceljs');
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([buf]), {
     worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', entries: 'emit',
   });

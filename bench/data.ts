@@ -169,8 +169,12 @@ export async function cleanUp(db: BenchDb, login: string): Promise<void> {
 
 export interface ListPlan {
   query: string;
-  /** Sequential scans of any table in the list page's statement (none expected). */
-  seqScans: string[];
+  /**
+   * Sequential scans in the list page's statement, with the rows each read: the planner may read the first
+   * rows of the table in storage order when most rows match and the count stops at its cap; a scan that reads
+   * the whole table would show all its rows here.
+   */
+  seqScans: { table: string; rowsRead: number; tableRows: number }[];
   /** The statement when the count must be taken (first view of a filter) and when it is remembered. */
   counted: { planningMs: number; executionMs: number };
   remembered: { planningMs: number; executionMs: number };
@@ -197,10 +201,13 @@ export async function explainList(db: BenchDb, tenant: string): Promise<ListPlan
       const counted = await run();
       const remembered = await run(String(stand));
       const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
+      const tableRows = Number((await tx.table(LIST_TABLE).count<{ count: string }[]>({ count: '*' }).first())?.count ?? 0);
       const ms = (p: { 'Planning Time': number; 'Execution Time': number }) => ({ planningMs: round(p['Planning Time']), executionMs: round(p['Execution Time']) });
       return {
         query: LIST.benchQuery,
-        seqScans: [...nodes(counted.Plan), ...nodes(remembered.Plan)].filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name'] ?? '?'),
+        seqScans: [...nodes(counted.Plan), ...nodes(remembered.Plan)]
+          .filter((n) => n['Node Type'] === 'Seq Scan')
+          .map((n) => ({ table: n['Relation Name'] ?? '?', rowsRead: (n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0), tableRows })),
         counted: ms(counted),
         remembered: ms(remembered),
       };
@@ -213,6 +220,8 @@ export async function explainList(db: BenchDb, tenant: string): Promise<ListPlan
 interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
+  'Actual Rows'?: number;
+  'Rows Removed by Filter'?: number;
   Plans?: PlanNode[];
 }
 

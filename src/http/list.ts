@@ -4,7 +4,7 @@
 // the JSON API (`{data,total,page,pageSize}`) share it, so a list behaves the same everywhere.
 import type { Response } from 'express';
 import type { Knex } from 'knex';
-import { stringify } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
 import type { TenantScope } from '../db/scope.js';
 import type { FieldError } from './errors.js';
@@ -358,43 +358,67 @@ export async function streamCsv<R>(
   const knex = scope.knex;
   res.setHeader('Content-Type', 'text/csv; charset=utf-8');
   res.setHeader('Content-Disposition', `attachment; filename="${opts.filename}.csv"`);
-  const csv = stringify({ delimiter: opts.lang === 'de' ? ';' : ',', bom: true, record_delimiter: 'windows' });
-  csv.pipe(res);
-  // The header row goes out at once, so the download starts while the keys are read (a few hundred ms for
-  // 100,000 rows); should anything fail after this, the error handler cuts the connection (an incomplete file).
-  csv.write(columns.map((c) => csvSafe(opts.t(c.label))));
-  await new Promise((resolve) => setImmediate(resolve));
-  flush(res);
+  const format = { delimiter: opts.lang === 'de' ? ';' : ',', record_delimiter: 'windows' as const };
+  // One listener each for the whole export (the compression middleware hands `drain` listeners to its encoder,
+  // where `once` would never remove them), waking whoever waits for the response to take more.
+  let wake: (() => void) | null = null;
+  const awake = () => {
+    wake?.();
+    wake = null;
+  };
+  res.on('drain', awake).on('close', awake);
+  const drained = () => new Promise<void>((resolve) => (wake = resolve));
+  // Written a chunk at a time as one string: the compressing encoder then works on a hundred pieces of a large
+  // export instead of a hundred thousand rows one by one (which took twice as long and 40 MB more memory).
+  const write = async (records: string[][], prefix = '') => {
+    if (!res.write(prefix + stringify(records, format)) && !res.destroyed) await drained();
+    // The client went away: nothing more to send.
+    if (res.destroyed) throw new Error('CSV export: the client closed the connection');
+    // A compressing encoder holds its output until its buffers fill (Brotli: the whole of a small export);
+    // flushing after each piece lets it reach the client at once.
+    flush(res);
+  };
+  // The header row goes out at once (with the byte order mark spreadsheet programs read UTF-8 by), so the
+  // download starts while the keys are read; should anything fail after this, the error handler cuts the
+  // connection (an incomplete file, never one that looks whole).
+  await write([columns.map((c) => csvSafe(opts.t(c.label)))], '\uFEFF');
   const keys: unknown[] = (await ordered(def, filtered(def, scope, state).clearSelect().select(knex.raw(`${def.tieBreaker} as k`)), state)).map(
     (r: { k: unknown }) => r.k,
   );
-  for (let start = 0; start < keys.length; start += CSV_CHUNK) {
+  // The same scoped base query (tenant, locations), so a key can only ever name a row the user may see.
+  const rowsOf = (chunk: unknown[]): Promise<Record<string, unknown>[]> => {
+    const reading = Promise.resolve(
+      withJoined(def, scope, def.query(scope))
+        .select(knex.raw(`${def.tieBreaker} as csv_key`))
+        .whereIn(knex.raw(def.tieBreaker) as unknown as string, chunk as string[]),
+    );
+    // Read ahead: if the export stops before it is awaited, its failure is not an unhandled one.
+    reading.catch(() => {});
+    return reading;
+  };
+  // The next chunk is read while this one is formatted and sent.
+  let next = keys.length ? rowsOf(keys.slice(0, CSV_CHUNK)) : null;
+  for (let start = 0; next; start += CSV_CHUNK) {
     const chunk = keys.slice(start, start + CSV_CHUNK);
-    // The same scoped base query (tenant, locations), so a key can only ever name a row the user may see.
-    const rows: Record<string, unknown>[] = await withJoined(def, scope, def.query(scope))
-      .select(knex.raw(`${def.tieBreaker} as csv_key`))
-      .whereIn(knex.raw(def.tieBreaker) as unknown as string, chunk as string[]);
+    const rows = await next;
+    next = start + CSV_CHUNK < keys.length ? rowsOf(keys.slice(start + CSV_CHUNK, start + 2 * CSV_CHUNK)) : null;
     const byKey = new Map(rows.map((db) => [String(db.csv_key), db]));
+    const records: string[][] = [];
     for (const key of chunk) {
       const db = byKey.get(String(key));
       // Deleted since the keys were read: left out, as it would be had the export started a moment later.
       if (!db) continue;
       const row = def.toRow(db);
-      const ok = csv.write(columns.map((c) => csvSafe(cellText(c, row, opts.fmt, opts.t))));
-      if (!ok) await new Promise((resolve) => csv.once('drain', resolve));
+      records.push(columns.map((c) => csvSafe(cellText(c, row, opts.fmt, opts.t))));
     }
-    // A compressing encoder holds its output until its buffers fill (Brotli: the whole of a small export);
-    // flushing after each chunk (once the rows have passed the CSV stream) lets them reach the client at once.
-    await new Promise((resolve) => setImmediate(resolve));
-    flush(res);
+    await write(records);
   }
   // The sums after an empty line, each as label and value.
   if (def.totals?.length) {
     const { totals } = await countAndTotals(def, scope, state, null);
-    csv.write([]);
-    for (const t of def.totals) csv.write([csvSafe(opts.t(t.label)), totals[t.key] == null ? '' : opts.fmt.number(totals[t.key]!, t.digits ?? 0)]);
+    await write([[], ...def.totals.map((t) => [csvSafe(opts.t(t.label)), totals[t.key] == null ? '' : opts.fmt.number(totals[t.key]!, t.digits ?? 0)])]);
   }
-  csv.end();
+  res.end();
   await new Promise((resolve) => res.once('finish', resolve));
 }
 

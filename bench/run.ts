@@ -1,7 +1,7 @@
 // `npm run bench`: throughput, latency and database round trips of the portal, and (unless --no-lighthouse)
 // Lighthouse scores under slow 4G. See bench/README.md for what it measures, the targets and how to read it.
 // Only addresses of this machine are used; every load runs for a bounded time and stops by itself.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -60,6 +60,10 @@ for (const [name, v] of [['rows', ROWS], ['duration', DURATION], ['connections',
 
 const log = (s: string) => console.log(`· ${s}`);
 
+/** The server as `npm start` runs it: its script's node arguments (the compiled server, built below). */
+const START_ARGS = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start as string).split(/\s+/).slice(1);
+if (!/^node\s/.test(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start)) throw new Error('npm start no longer runs node: adapt START_ARGS');
+
 // ---------------------------------------------------------------------------------------------- processes
 
 interface Proc {
@@ -68,10 +72,14 @@ interface Proc {
   stop(): Promise<void>;
 }
 
-/** Starts `node --import tsx <args>` (so the pid is the server's own, for its memory) and waits for its port. */
+/**
+ * Starts `node <args>` (so the pid is the server's own, for its memory) and waits for its port; TypeScript
+ * entry points (the baselines) through tsx's loader.
+ */
 function startNode(script: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<Proc> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const loader = script[0].endsWith('.ts') ? ['--import', 'tsx'] : [];
+    const child = spawn(process.execPath, [...loader, ...script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     const timer = setTimeout(() => fail(new Error(`${script.join(' ')} did not start in 120 s\n${out}${err}`)), 120_000);
@@ -116,7 +124,7 @@ function startApp(db: BenchDb, secret: string, countQueries: boolean): Promise<P
   delete env.PGLITE_DIR;
   if (db.kind === 'postgres') env.DATABASE_URL = db.url;
   else env.PGLITE_DIR = db.dir;
-  return startNode(['src/cli/start.ts'], env, /Portal running at http:\/\/localhost:(\d+)/);
+  return startNode(START_ARGS, env, /Portal running at http:\/\/localhost:(\d+)/);
 }
 
 // ------------------------------------------------------------------------------------------------ loading
@@ -310,6 +318,8 @@ async function main() {
   const m = machine();
   console.log(`machine: ${m.nproc} cores, ${m.cpu}, ${m.memoryGb} GB, node ${m.node}, load ${m.load.join(' ')}`);
   const bench = await prepare(db, { tenant: args.tenant ?? null, rows: ROWS, reload: args.reload, log });
+  // What `npm start` does before it starts the server (prestart).
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
   if (bench.loaded) log(`loaded ${ROWS} inbound and ${ROWS} outbound deliveries in ${(bench.loadMs / 1000).toFixed(1)} s`);
   const plan = await explainList(db, bench.tenant);
   console.log(

@@ -1,11 +1,15 @@
 // Runs the migrations in /migrations. Our own migration source imports the files itself, so the same
-// TypeScript migrations run under tsx, under vitest and from the knex CLI (knexfile.ts).
+// TypeScript migrations run under tsx, under vitest and from the knex CLI (knexfile.ts); the compiled server
+// (npm start) imports their compiled copies in dist/server/migrations under the same names, so a database
+// migrated by one is up to date for the other.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
+import { COMPILED, COMPILED_DIR, ROOT } from '../paths.js';
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
+export const MIGRATIONS_DIR = path.join(ROOT, 'migrations');
+const COMPILED_MIGRATIONS = path.join(COMPILED_DIR, 'migrations');
 
 const source: Knex.MigrationSource<string> = {
   async getMigrations() {
@@ -17,7 +21,8 @@ const source: Knex.MigrationSource<string> = {
     return name;
   },
   async getMigration(name) {
-    return import(pathToFileURL(path.join(MIGRATIONS_DIR, name)).href);
+    const file = COMPILED ? path.join(COMPILED_MIGRATIONS, name.replace(/\.ts$/, '.js')) : path.join(MIGRATIONS_DIR, name);
+    return import(pathToFileURL(file).href);
   },
 };
 

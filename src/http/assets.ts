@@ -3,10 +3,10 @@
 // compressing on every request; HTML is never cached.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import express, { type Request, type RequestHandler } from 'express';
+import { ROOT } from '../paths.js';
 
-export const PUBLIC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../public');
+export const PUBLIC_DIR = path.join(ROOT, 'public');
 export const BUILD_DIR = path.join(PUBLIC_DIR, 'build');
 const MANIFEST = path.join(BUILD_DIR, '.vite', 'manifest.json');
 const FAVICON = path.join(PUBLIC_DIR, 'favicon.svg');

@@ -2,16 +2,16 @@
 // leaks into another's. The language comes from the URL prefix (/de, /en), for /api from Accept-Language.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { RequestHandler } from 'express';
 import i18next, { type i18n, type Resource } from 'i18next';
 import { LanguageDetector, handle } from 'i18next-http-middleware';
+import { ROOT } from '../paths.js';
 
 export const LANGUAGES = ['de', 'en'] as const;
 export type Lang = (typeof LANGUAGES)[number];
 export const DEFAULT_LANG: Lang = 'de';
 
-export const LOCALES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../locales');
+export const LOCALES_DIR = path.join(ROOT, 'locales');
 
 export function isLang(value: unknown): value is Lang {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);

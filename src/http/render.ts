@@ -1,7 +1,6 @@
 // res.page(view, locals): renders a view, then the layout around it, with everything the shell needs.
 // Flash messages travel in a short-lived cookie (works for anonymous visitors too, costs no database write).
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ejs from 'ejs';
 import type { Request, RequestHandler, Response } from 'express';
 import type { i18n } from 'i18next';
@@ -11,8 +10,9 @@ import { LANGUAGES } from './i18n.js';
 import type { Assets } from './assets.js';
 import { pathWithoutLang } from './language.js';
 import { sidebarFor } from './navigation.js';
+import { ROOT } from '../paths.js';
 
-export const VIEWS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../views');
+export const VIEWS_DIR = path.join(ROOT, 'views');
 const FLASH_COOKIE = 'flash';
 const FLASH_TYPES = new Set(['success', 'info', 'warning', 'error']);
 

@@ -80,7 +80,11 @@ export function setUpRendering({ assets, cacheViews, i18n: i18nInstance, idleMs,
         itemsPerPage: user?.settings.itemsPerPage ?? DEFAULT_SETTINGS.itemsPerPage,
         ...locals,
       };
-      const options = { cache: cacheViews, root: VIEWS_DIR, views: [VIEWS_DIR] };
+      // rmWhitespace: the templates' indentation and blank lines are dropped when they compile (a fifth of a list page's
+      // bytes); a line break stays wherever there was one, so the page renders the same.
+      // unsafePrototypeLocals: a template works on the data it is given instead of a copy of it (the data is this
+      // request's own object, and includes still get a copy each): one copy of every local less per template.
+      const options = { cache: cacheViews, root: VIEWS_DIR, views: [VIEWS_DIR], rmWhitespace: true, unsafePrototypeLocals: true };
       const body = await ejs.renderFile(path.join(VIEWS_DIR, `${view}.ejs`), data, options);
       // `layout`: the shell with sidebar (signed in), or `public` (header only: login, home, THG display).
       const layout = (locals as { layout?: string }).layout === 'public' || !user ? 'public' : 'layout';

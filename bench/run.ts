@@ -60,9 +60,16 @@ for (const [name, v] of [['rows', ROWS], ['duration', DURATION], ['connections',
 
 const log = (s: string) => console.log(`· ${s}`);
 
-/** The server as `npm start` runs it: its script's node arguments (the compiled server, built below). */
-const START_ARGS = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start as string).split(/\s+/).slice(1);
-if (!/^node\s/.test(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start)) throw new Error('npm start no longer runs node: adapt START_ARGS');
+/**
+ * The server as `npm start` runs it (the compiled server, built below): its script's environment settings
+ * and node arguments, e.g. `MALLOC_MMAP_THRESHOLD_=131072 node dist/server/src/cli/start.js`.
+ */
+const START = (() => {
+  const words = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start as string).split(/\s+/);
+  const node = words.indexOf('node');
+  if (node < 0 || !words.slice(0, node).every((w) => /^[A-Z_]+=\S*$/.test(w))) throw new Error('npm start is no longer `[VAR=value …] node …`: adapt START');
+  return { env: Object.fromEntries(words.slice(0, node).map((w) => w.split('=') as [string, string])), args: words.slice(node + 1) };
+})();
 
 // ---------------------------------------------------------------------------------------------- processes
 
@@ -124,7 +131,7 @@ function startApp(db: BenchDb, secret: string, countQueries: boolean): Promise<P
   delete env.PGLITE_DIR;
   if (db.kind === 'postgres') env.DATABASE_URL = db.url;
   else env.PGLITE_DIR = db.dir;
-  return startNode(START_ARGS, env, /Portal running at http:\/\/localhost:(\d+)/);
+  return startNode(START.args, { ...env, ...START.env }, /Portal running at http:\/\/localhost:(\d+)/);
 }
 
 // ------------------------------------------------------------------------------------------------ loading

@@ -334,8 +334,12 @@ function flush(res: Response): void {
   (res as Response & { flush?: () => void }).flush?.();
 }
 
-/** Rows fetched per round trip while streaming a CSV export. */
-export const CSV_CHUNK = 1000;
+/**
+ * Rows fetched per round trip while streaming a CSV export. 500 rather than 1,000: a chunk still in flight
+ * while the one before is formatted survives the young generation's collections, and half as many such rows
+ * kept the server's peak 30 MB lower on 100,000 deliveries, and the export no slower (bench/README.md).
+ */
+export const CSV_CHUNK = 500;
 
 /**
  * Streams the CSV of everything the filters show (no paging), in chunks so a large list never sits in

@@ -63,6 +63,9 @@ export function configDb(db: BenchDb): Config['db'] {
 const LIST_TABLE = 'einlieferungen';
 const BENCH_TABLES = ['einlieferungen', 'einlieferungen_versionen', 'ablieferungen', 'ablieferungen_versionen', 'bestaende', 'bestaende_versionen'];
 
+/** How the bench marks a tenant as its own (it touches no other). */
+const benchTenantName = (tenant: string) => `Benchmark ${tenant}`;
+
 /** The bench user's login: global like every login, so named after its tenant. */
 export const benchLogin = (tenant: string) => `BENCH-${tenant}`;
 const benchEmail = (tenant: string) => `bench-${tenant.toLowerCase()}@bench.invalid`;
@@ -99,7 +102,12 @@ export async function prepare(db: BenchDb, opts: { tenant: string | null; rows: 
       }
     }
     await migrateLatest(knex);
-    await knex('mandanten').insert({ mandant: tenant, name: `Benchmark ${tenant}`, status: 'active' }).onConflict('mandant').ignore();
+    // The bench replaces its tenant's movement data when it reloads: only in a tenant it created itself.
+    const existingTenant = await knex('mandanten').where({ mandant: tenant }).first('name');
+    if (existingTenant && existingTenant.name !== benchTenantName(tenant)) {
+      throw new Error(`tenant ${tenant} exists and was not created by the benchmark; name a new one with --tenant NAME (the benchmark fills it and may replace its movement data)`);
+    }
+    await knex('mandanten').insert({ mandant: tenant, name: benchTenantName(tenant), status: 'active' }).onConflict('mandant').ignore();
 
     const login = benchLogin(tenant);
     const password = `${randomBytes(12).toString('base64url')}Aa1`;

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { bootstrap } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
+import { closeDatabase } from '../db/knex.js';
 import { DEMO_USERS } from '../db/seed.js';
 import { BUILD_DIR } from '../http/assets.js';
 import { listen } from '../server.js';
@@ -15,7 +16,7 @@ async function main() {
     await build({ logLevel: 'warn' });
   }
   const { app, db } = await bootstrap(config, { seedIfEmpty: config.db.kind === 'pglite' });
-  const server = await listen(app, { port: config.port, drainTimeoutMs: config.shutdownTimeoutMs, onClose: () => db.knex.destroy() });
+  const server = await listen(app, { port: config.port, drainTimeoutMs: config.shutdownTimeoutMs, onClose: () => closeDatabase(db.knex) });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   console.log(`Portal running at http://localhost:${port}/de/login (database: ${db.kind})`);

@@ -14,7 +14,7 @@ const db = () => ({ kind: 'pglite' as const, dir, note: '' });
 const counts = async () => {
   const { knex } = createDatabase({ kind: 'pglite', dir });
   try {
-    const rows = await knex('einlieferungen').select('mandant').count({ n: '*' }).groupBy('mandant').orderBy('mandant');
+    const rows = (await knex('einlieferungen').select('mandant').count({ n: '*' }).groupBy('mandant').orderBy('mandant')) as { mandant: string; n: string }[];
     return Object.fromEntries(rows.map((r) => [r.mandant, Number(r.n)]));
   } finally {
     await knex.destroy();

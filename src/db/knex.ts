@@ -157,3 +157,20 @@ export function affectedRows(result: unknown): number {
   const r = result as { affectedRows?: number; rowCount?: number } | null;
   return r?.affectedRows ?? r?.rowCount ?? 0;
 }
+
+/** How long closing waits for the work a request leaves behind (a COMMIT after the answer, a session touch). */
+const CLOSE_WAIT_MS = 2_000;
+
+/**
+ * Closes the pool once the work requests left behind them has a connection and is done: read transactions
+ * commit after the answer is sent (src/db/scope.ts), and a session's expiry is extended after it. Destroying the
+ * pool at once aborted those ("Acquire connection error: aborted") when a shutdown came under load.
+ */
+export async function closeDatabase(knex: Knex): Promise<void> {
+  const pool = (knex.client as { pool?: { numPendingAcquires(): number; numUsed(): number } }).pool;
+  const until = Date.now() + CLOSE_WAIT_MS;
+  while (pool && (pool.numPendingAcquires() > 0 || pool.numUsed() > 0) && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  await knex.destroy();
+}

@@ -25,17 +25,27 @@ export async function up(knex: Knex): Promise<void> {
   });
   await enableTenantRls(knex, 'tabellenstaende');
   await knex.raw(`
-    create function tabellenstand_erhoehen() returns trigger language plpgsql as $$
+    create or replace function tabellenstand_erhoehen() returns trigger language plpgsql as $$
     declare
       row_mandant text := case when tg_op = 'DELETE' then old.mandant else new.mandant end;
       -- A setting's name takes letters and digits only: the tenant by its hash.
       flag text := 'portal.stand_' || tg_table_name || '_' || md5(row_mandant);
+      current_tenant text := current_setting('app.mandant', true);
     begin
       if current_setting(flag, true) = 'ja' then
         return null;
       end if;
+      -- A tenant deleted in the same transaction has no counter to keep.
+      if not exists (select 1 from mandanten where mandant = row_mandant) then
+        return null;
+      end if;
+      -- At COMMIT the tenant setting is whatever the transaction set last; maintenance code (the seeds) writes
+      -- several tenants in one transaction. The counter row is written as the row's own tenant (row-level
+      -- security), and the setting put back.
+      perform set_config('app.mandant', row_mandant, true);
       insert into tabellenstaende (mandant, tabelle, stand) values (row_mandant, tg_table_name, 1)
         on conflict (mandant, tabelle) do update set stand = tabellenstaende.stand + 1;
+      perform set_config('app.mandant', coalesce(current_tenant, ''), true);
       perform set_config(flag, 'ja', true);
       return null;
     end $$`);

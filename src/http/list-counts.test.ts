@@ -67,6 +67,21 @@ describe('remembered list counts', () => {
     expect((await t.db.knex('tabellenstaende').where({ mandant: 'NORD', tabelle: 'einlieferungen' }).first('stand'))?.stand ?? null).toBe(nord);
   });
 
+  it('count for each tenant a transaction writes, as the app role under row-level security', async () => {
+    const counterOf = async (mandant: string) => Number((await t.db.knex('tabellenstaende').where({ mandant, tabelle: 'einlieferungen' }).first('stand'))?.stand ?? 0);
+    const [demo, nord] = [await counterOf('DEMO'), await counterOf('NORD')];
+    // Maintenance code (the seeds) writes several tenants in one transaction; at COMMIT the tenant setting is
+    // the last one set, NORD, when DEMO's counter is raised.
+    await t.db.knex.transaction(async (trx) => {
+      await trx.raw("select set_config('role', 'portal_app', true)");
+      for (const mandant of ['DEMO', 'NORD']) {
+        await setTenant(trx, mandant);
+        await trx('einlieferungen').where({ mandant }).whereIn('nr', trx('einlieferungen').where({ mandant }).limit(1).select('nr')).update({ kommentar: 'Wartung' });
+      }
+    });
+    expect([await counterOf('DEMO'), await counterOf('NORD')]).toEqual([demo + 1, nord + 1]);
+  });
+
   it('are what the page shows too', async () => {
     const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
     const shown = async () => /von ([\d.]+) Ergebnissen/.exec((await agent.get('/de/bewegungsdaten/einlieferungen?status=completed').expect(200)).text)?.[1];

@@ -374,18 +374,19 @@ export async function streamCsv<R>(
   const drained = () => new Promise<void>((resolve) => (wake = resolve));
   // Written a chunk at a time as one string: the compressing encoder then works on a hundred pieces of a large
   // export instead of a hundred thousand rows one by one (which took twice as long and 40 MB more memory).
-  const write = async (records: string[][], prefix = '') => {
+  /** Sends records; false when the client has gone away (then there is nothing more to do). */
+  const write = async (records: string[][], prefix = ''): Promise<boolean> => {
     if (!res.write(prefix + stringify(records, format)) && !res.destroyed) await drained();
-    // The client went away: nothing more to send.
-    if (res.destroyed) throw new Error('CSV export: the client closed the connection');
+    if (res.destroyed) return false;
     // A compressing encoder holds its output until its buffers fill (Brotli: the whole of a small export);
     // flushing after each piece lets it reach the client at once.
     flush(res);
+    return true;
   };
   // The header row goes out at once (with the byte order mark spreadsheet programs read UTF-8 by), so the
   // download starts while the keys are read; should anything fail after this, the error handler cuts the
   // connection (an incomplete file, never one that looks whole).
-  await write([columns.map((c) => csvSafe(opts.t(c.label)))], '\uFEFF');
+  if (!(await write([columns.map((c) => csvSafe(opts.t(c.label)))], '\uFEFF'))) return;
   const keys: unknown[] = (await ordered(def, filtered(def, scope, state).clearSelect().select(knex.raw(`${def.tieBreaker} as k`)), state)).map(
     (r: { k: unknown }) => r.k,
   );
@@ -415,12 +416,12 @@ export async function streamCsv<R>(
       const row = def.toRow(db);
       records.push(columns.map((c) => csvSafe(cellText(c, row, opts.fmt, opts.t))));
     }
-    await write(records);
+    if (!(await write(records))) return;
   }
   // The sums after an empty line, each as label and value.
   if (def.totals?.length) {
     const { totals } = await countAndTotals(def, scope, state, null);
-    await write([[], ...def.totals.map((t) => [csvSafe(opts.t(t.label)), totals[t.key] == null ? '' : opts.fmt.number(totals[t.key]!, t.digits ?? 0)])]);
+    if (!(await write([[], ...def.totals.map((t) => [csvSafe(opts.t(t.label)), totals[t.key] == null ? '' : opts.fmt.number(totals[t.key]!, t.digits ?? 0)])]))) return;
   }
   res.end();
   await new Promise((resolve) => res.once('finish', resolve));

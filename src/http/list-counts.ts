@@ -39,8 +39,3 @@ export function remember(key: string, count: RememberedCount): void {
   remembered.set(key, count);
   if (remembered.size > MAX_ENTRIES) remembered.delete(remembered.keys().next().value!);
 }
-
-/** For tests: forget everything. */
-export function forgetCounts(): void {
-  remembered.clear();
-}

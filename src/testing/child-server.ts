@@ -1,6 +1,7 @@
 // Runs the real server (`npm start`'s src/cli/start.ts) as a child process on a free port, for tests of what
 // only a whole process shows: signals, exit codes, several processes sharing one database.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -41,11 +42,28 @@ export function runTool(script: string, args: string[], env: Record<string, stri
 }
 
 /**
- * Starts the server with PORT=0 and waits for its "running at" line. `env` selects the database (PGLITE_DIR or
- * DATABASE_URL with SESSION_SECRET).
+ * The server exactly as `npm start` runs it: compiled first (its prestart script), then the start script's
+ * environment settings and node arguments.
  */
-export async function startServer(env: Record<string, string | undefined>, startTimeoutMs = 150_000): Promise<ChildServer> {
-  const child = runTs('src/cli/start.ts', [], { NODE_ENV: 'production', PORT: '0', ...env });
+function runCompiled(env: Record<string, string | undefined>): ChildProcess {
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'ignore' });
+  const words = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start as string).split(/\s+/);
+  const node = words.indexOf('node');
+  const settings = Object.fromEntries(words.slice(0, node).map((w) => w.split('=') as [string, string]));
+  return spawn(process.execPath, words.slice(node + 1), {
+    cwd: ROOT,
+    env: { ...process.env, TEST_DATABASE_URL: undefined, DATABASE_URL: undefined, ...settings, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/**
+ * Starts the server with PORT=0 and waits for its "running at" line. `env` selects the database (PGLITE_DIR or
+ * DATABASE_URL with SESSION_SECRET). By default the TypeScript through tsx; `compiled` as `npm start` runs it.
+ */
+export async function startServer(env: Record<string, string | undefined>, startTimeoutMs = 150_000, { compiled = false } = {}): Promise<ChildServer> {
+  const serverEnv = { NODE_ENV: 'production', PORT: '0', ...env };
+  const child = compiled ? runCompiled(serverEnv) : runTs('src/cli/start.ts', [], serverEnv);
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));

@@ -1,7 +1,7 @@
 // `npm run bench`: throughput, latency and database round trips of the portal, and (unless --no-lighthouse)
 // Lighthouse scores under slow 4G. See bench/README.md for what it measures, the targets and how to read it.
 // Only addresses of this machine are used; every load runs for a bounded time and stops by itself.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { QUERY_COUNTS_PATH, type QueryCounts } from '../src/db/query-count.js';
+import { npmStartCommand } from '../src/testing/child-server.js';
 import { rawRequest, signInWithForms } from '../src/testing/page-weight.js';
 import { LIST, LOGIN_PAGE, THG_PAGE } from '../src/testing/perf-pages.js';
 import {
@@ -60,16 +61,6 @@ for (const [name, v] of [['rows', ROWS], ['duration', DURATION], ['connections',
 
 const log = (s: string) => console.log(`· ${s}`);
 
-/**
- * The server as `npm start` runs it (the compiled server, built below): its script's environment settings
- * and node arguments, e.g. `MALLOC_MMAP_THRESHOLD_=131072 node dist/server/src/cli/start.js`.
- */
-const START = (() => {
-  const words = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start as string).split(/\s+/);
-  const node = words.indexOf('node');
-  if (node < 0 || !words.slice(0, node).every((w) => /^[A-Z_]+=\S*$/.test(w))) throw new Error('npm start is no longer `[VAR=value …] node …`: adapt START');
-  return { env: Object.fromEntries(words.slice(0, node).map((w) => w.split('=') as [string, string])), args: words.slice(node + 1) };
-})();
 
 // ---------------------------------------------------------------------------------------------- processes
 
@@ -119,7 +110,7 @@ function startNode(script: string[], env: NodeJS.ProcessEnv, ready: RegExp): Pro
   });
 }
 
-function startApp(db: BenchDb, secret: string, countQueries: boolean): Promise<Proc> {
+function startApp(start: ReturnType<typeof npmStartCommand>, db: BenchDb, secret: string, countQueries: boolean): Promise<Proc> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
@@ -131,7 +122,7 @@ function startApp(db: BenchDb, secret: string, countQueries: boolean): Promise<P
   delete env.PGLITE_DIR;
   if (db.kind === 'postgres') env.DATABASE_URL = db.url;
   else env.PGLITE_DIR = db.dir;
-  return startNode(START.args, { ...env, ...START.env }, /Portal running at http:\/\/localhost:(\d+)/);
+  return startNode(start.args, { ...env, ...start.env }, /Portal running at http:\/\/localhost:(\d+)/);
 }
 
 // ------------------------------------------------------------------------------------------------ loading
@@ -325,8 +316,8 @@ async function main() {
   const m = machine();
   console.log(`machine: ${m.nproc} cores, ${m.cpu}, ${m.memoryGb} GB, node ${m.node}, load ${m.load.join(' ')}`);
   const bench = await prepare(db, { tenant: args.tenant ?? null, rows: ROWS, reload: args.reload, log });
-  // What `npm start` does before it starts the server (prestart).
-  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  // The server as `npm start` runs it: compiled (its prestart), with its script's settings.
+  const start = npmStartCommand();
   if (bench.loaded) log(`loaded ${ROWS} inbound and ${ROWS} outbound deliveries in ${(bench.loadMs / 1000).toFixed(1)} s`);
   const plan = await explainList(db, bench.tenant);
   console.log(
@@ -343,7 +334,7 @@ async function main() {
     if (runLoad) {
       // 1. Round trips per request: a server that counts, a few requests of each kind one after another.
       log('counting database round trips');
-      const counting = await startApp(db, secret, true);
+      const counting = await startApp(start, db, secret, true);
       const countBase = `http://127.0.0.1:${counting.port}`;
       let roundTrips: Record<string, QueryCounts> = {};
       let csvRoundTrips: QueryCounts | undefined;
@@ -364,7 +355,7 @@ async function main() {
 
       // 2. Throughput and latency: baselines and the app, each in its own process, one after another.
       const results: Measured[] = [];
-      const app = await startApp(db, secret, false);
+      const app = await startApp(start, db, secret, false);
       const appBase = `http://127.0.0.1:${app.port}`;
       let csv: CsvMeasure[] = [];
       try {
@@ -414,7 +405,7 @@ async function main() {
         } };
       });
     } else if (runLh) {
-      const app = await startApp(db, secret, false);
+      const app = await startApp(start, db, secret, false);
       try {
         const auth = await signInBench(`http://127.0.0.1:${app.port}`, bench);
         lighthouse = await lighthouseOf(`http://127.0.0.1:${app.port}`, auth.cookie);

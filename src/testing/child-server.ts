@@ -42,17 +42,23 @@ export function runTool(script: string, args: string[], env: Record<string, stri
 }
 
 /**
- * The server exactly as `npm start` runs it: compiled first (its prestart script), then the start script's
- * environment settings and node arguments.
+ * What `npm start` runs, read from its script (`[VAR=value …] node <args>`), after doing what its prestart
+ * does (compiling the server): the environment settings and node's arguments. The tests and the benchmark
+ * start the server this way, so they run what production runs.
  */
-function runCompiled(env: Record<string, string | undefined>): ChildProcess {
+export function npmStartCommand(): { env: Record<string, string>; args: string[] } {
   execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'ignore' });
   const words = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start as string).split(/\s+/);
   const node = words.indexOf('node');
-  const settings = Object.fromEntries(words.slice(0, node).map((w) => w.split('=') as [string, string]));
-  return spawn(process.execPath, words.slice(node + 1), {
+  if (node < 0 || !words.slice(0, node).every((w) => /^[A-Z_]+=\S*$/.test(w))) throw new Error('npm start is no longer `[VAR=value …] node …`: adapt npmStartCommand');
+  return { env: Object.fromEntries(words.slice(0, node).map((w) => w.split('=') as [string, string])), args: words.slice(node + 1) };
+}
+
+function runCompiled(env: Record<string, string | undefined>): ChildProcess {
+  const start = npmStartCommand();
+  return spawn(process.execPath, start.args, {
     cwd: ROOT,
-    env: { ...process.env, TEST_DATABASE_URL: undefined, DATABASE_URL: undefined, ...settings, ...env },
+    env: { ...process.env, TEST_DATABASE_URL: undefined, DATABASE_URL: undefined, ...start.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

@@ -12,6 +12,7 @@ import { TenantScope } from '../src/db/scope.js';
 import { einlieferungConfig } from '../src/features/einlieferungen/config.js';
 import { COUNT_CAP, pageStatement, parseListState, type ListDefinition } from '../src/http/list.js';
 import { LIST } from '../src/testing/perf-pages.js';
+import { explain, type Plan } from '../src/testing/plans.js';
 
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/bench';
 export const DEFAULT_PGLITE_DIR = './data/bench-pglite';
@@ -201,19 +202,14 @@ export async function explainList(db: BenchDb, tenant: string): Promise<ListPlan
     const { state } = parseListState(def, query, 10);
     return await new TenantScope(knex, tenant).transaction(async (tx) => {
       const stand = (await tx.table('tabellenstaende').where({ tabelle: LIST_TABLE }).first('stand'))?.stand ?? 0;
-      const run = async (known?: string) => {
-        const { sql, bindings } = pageStatement(def, tx, state, COUNT_CAP, known).toSQL();
-        const [row] = (await tx.knex.raw(`explain (analyze, format json) ${sql}`, bindings)).rows as { 'QUERY PLAN': [Record<string, unknown>] }[];
-        return row['QUERY PLAN'][0] as { Plan: PlanNode; 'Planning Time': number; 'Execution Time': number };
-      };
+      const run = (known?: string) => explain(tx, pageStatement(def, tx, state, COUNT_CAP, known), { analyze: true });
       const counted = await run();
       const remembered = await run(String(stand));
-      const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
       const tableRows = Number((await tx.table(LIST_TABLE).count<{ count: string }[]>({ count: '*' }).first())?.count ?? 0);
-      const ms = (p: { 'Planning Time': number; 'Execution Time': number }) => ({ planningMs: round(p['Planning Time']), executionMs: round(p['Execution Time']) });
+      const ms = (p: Plan) => ({ planningMs: round(p.planningMs ?? 0), executionMs: round(p.executionMs ?? 0) });
       return {
         query: LIST.benchQuery,
-        seqScans: [...nodes(counted.Plan), ...nodes(remembered.Plan)]
+        seqScans: [...counted.nodes, ...remembered.nodes]
           .filter((n) => n['Node Type'] === 'Seq Scan')
           .map((n) => ({ table: n['Relation Name'] ?? '?', rowsRead: (n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0), tableRows })),
         counted: ms(counted),
@@ -223,14 +219,6 @@ export async function explainList(db: BenchDb, tenant: string): Promise<ListPlan
   } finally {
     await knex.destroy();
   }
-}
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Rows'?: number;
-  'Rows Removed by Filter'?: number;
-  Plans?: PlanNode[];
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;

@@ -12,18 +12,10 @@ import { seedScale } from '../../db/seed-scale.js';
 import { TenantScope } from '../../db/scope.js';
 import { parseListState, pageStatement, type ListDefinition } from '../../http/list.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
+import { explain, type PlanNode } from '../../testing/plans.js';
 import { BEWEGUNGSDATEN_ENTITIES } from './registry.js';
 
 const MANDANT = 'PLANS';
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Cond'?: string;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 let t: TestApp;
 beforeAll(async () => {
@@ -40,9 +32,7 @@ async function planOf(def: ListDefinition<unknown>, query: Record<string, string
   expect(errors).toEqual([]);
   return new TenantScope(t.db.knex, MANDANT).transaction(async (tx) => {
     for (const setting of avoid) await tx.knex.raw(`set local ${setting} = off`);
-    const { sql, bindings } = pageStatement(def, tx, state).toSQL();
-    const [row] = (await tx.knex.raw(`explain (format json) ${sql}`, bindings)).rows as { 'QUERY PLAN': [{ Plan: PlanNode }] }[];
-    return nodesOf(row['QUERY PLAN'][0].Plan);
+    return (await explain(tx, pageStatement(def, tx, state))).nodes;
   });
 }
 

@@ -1,0 +1,36 @@
+// The plan PostgreSQL (or PGlite) makes for a query, as the tests that hold the lists' indexes and the
+// benchmark read it: EXPLAIN in JSON, run in the caller's tenant transaction, the nodes flattened.
+import type { Knex } from 'knex';
+import type { TenantScope } from '../db/scope.js';
+
+export interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  /** With `analyze`: how often the node ran (0: never), and the rows it returned and filtered out. */
+  'Actual Loops'?: number;
+  'Actual Rows'?: number;
+  'Rows Removed by Filter'?: number;
+  Plans?: PlanNode[];
+}
+
+export interface Plan {
+  /** Every node of the plan, the top one first. */
+  nodes: PlanNode[];
+  /** With `analyze`: milliseconds. */
+  planningMs?: number;
+  executionMs?: number;
+}
+
+const flatten = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(flatten)];
+
+/** EXPLAIN of `query` inside `tx` (a scope's transaction, so row-level security applies as for the app). */
+export async function explain(tx: TenantScope, query: Knex.QueryBuilder, { analyze = false } = {}): Promise<Plan> {
+  const { sql, bindings } = query.toSQL();
+  const [row] = (await tx.knex.raw(`explain (${analyze ? 'analyze, ' : ''}format json) ${sql}`, bindings)).rows as {
+    'QUERY PLAN': [{ Plan: PlanNode; 'Planning Time'?: number; 'Execution Time'?: number }];
+  }[];
+  const { Plan: top, 'Planning Time': planningMs, 'Execution Time': executionMs } = row['QUERY PLAN'][0];
+  return { nodes: flatten(top), planningMs, executionMs };
+}

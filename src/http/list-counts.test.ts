@@ -3,7 +3,7 @@
 // this app process or another (here: straight in the database, as the app role in the tenant).
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setTenant } from '../db/rls.js';
+import { applyTenantSettings, setTenant } from '../db/rls.js';
 import { TenantScope } from '../db/scope.js';
 import { einlieferungConfig } from '../features/einlieferungen/config.js';
 import { createTestApp, type TestApp } from '../testing/app.js';
@@ -74,9 +74,8 @@ describe('remembered list counts', () => {
     // Maintenance code (the seeds) writes several tenants in one transaction; at COMMIT the tenant setting is
     // the last one set, NORD, when DEMO's counter is raised.
     await t.db.knex.transaction(async (trx) => {
-      await trx.raw("select set_config('role', 'portal_app', true)");
       for (const mandant of ['DEMO', 'NORD']) {
-        await setTenant(trx, mandant);
+        await applyTenantSettings(trx, mandant);
         await trx('einlieferungen').where({ mandant }).whereIn('nr', trx('einlieferungen').where({ mandant }).limit(1).select('nr')).update({ kommentar: 'Wartung' });
       }
     });

@@ -1,6 +1,7 @@
 // The imports' batch writes (VersionedStore.createMany/updateMany) must leave exactly what create/update leave:
 // same current row, same version rows (full record, changes). Each case writes one record through the single
 // writes and its twin through the batch writes, and compares; deliveries keep a status of their own.
+// The detail page's one-statement read (getWithHistory) must match get() and history().
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { einlieferungConfig } from '../features/einlieferungen/config.js';
 import { produktStore } from '../features/produkte/config.js';
@@ -76,5 +77,16 @@ describe('batch writes of versioned records', () => {
       [{ entladeneMenge: '1234.500', status: 'completed' }, { entladedatum: '2025-11-04', kommentar: 'später' }],
       ['VB-E1', 'VB-E2'],
     );
+  });
+
+  it('reads a record with its history in one statement exactly as get() and history() read them', async () => {
+    await standortStore.create(scope, 'VH1', { name: 'Depot Vorher', quota: false } as never, 1);
+    await standortStore.update(scope, 'VH1', { name: 'Depot Nachher' } as never, 1, 1);
+    const both = await standortStore.getWithHistory(scope, 'VH1');
+    expect(both).toEqual({ record: await standortStore.get(scope, 'VH1'), history: await standortStore.history(scope, 'VH1') });
+    expect(both!.history.map((h) => h.version)).toEqual([2, 1]);
+    // Times as ISO 8601 (the API's /versionen shows them so).
+    expect(both!.history[0].at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(await standortStore.getWithHistory(scope, 'GIBTSNICHT')).toBeNull();
   });
 });

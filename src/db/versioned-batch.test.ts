@@ -36,7 +36,7 @@ async function compare<T extends Record<string, unknown>>(store: VersionedStore<
   await store.create(scope, a, created, 1);
   await scope.transaction((tx) => store.createMany(tx, [{ nr: b, data: created }], 1));
   for (const patch of patches) {
-    await store.update(scope, a, patch, undefined, 1);
+    await store.update(scope, a, patch, 1);
     await scope.transaction(async (tx) => {
       const before = (await store.currentMany(tx, [b], true)).get(b)!;
       const changes = changesOf(before, patch, Object.keys(store.spec.fields));
@@ -81,7 +81,7 @@ describe('batch writes of versioned records', () => {
 
   it('reads a record with its history in one statement exactly as get() and history() read them', async () => {
     await standortStore.create(scope, 'VH1', { name: 'Depot Vorher', quota: false } as never, 1);
-    await standortStore.update(scope, 'VH1', { name: 'Depot Nachher' } as never, 1, 1);
+    await standortStore.update(scope, 'VH1', { name: 'Depot Nachher' } as never, 1);
     const both = await standortStore.getWithHistory(scope, 'VH1');
     expect(both).toEqual({ record: await standortStore.get(scope, 'VH1'), history: await standortStore.history(scope, 'VH1') });
     expect(both!.history.map((h) => h.version)).toEqual([2, 1]);

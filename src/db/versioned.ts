@@ -101,74 +101,83 @@ export class VersionedStore<T extends Record<string, unknown>> {
     return row ? this.fromRow(row) : null;
   }
 
-  async create(scope: TenantScope, nr: string, data: T, benutzerId: number): Promise<T & Meta> {
-    return scope.transaction(async (tx) => {
-      if (await tx.table(this.spec.table).where({ nr }).first('nr')) {
-        throw new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: 'nr', message: 'stammdaten:errors.nrTaken' }]);
-      }
-      await tx.insert(this.spec.table, { nr, ...this.toColumns(data), version: 1, ...(this.managed ? { status: 'aktiv' } : {}), updated_by: benutzerId });
-      const record = (await this.get(tx, nr))!;
-      const changes = Object.keys(this.spec.fields).filter((f) => normal(record[f]) !== null).map((f) => ({ field: f, before: null, after: record[f] }));
-      await tx.insert(this.versions, { nr, version: 1, data: JSON.stringify(record), changes: JSON.stringify(changes), benutzer_id: benutzerId });
-      return record;
-    });
+  // Writing. The primitives below work inside the caller's transaction (`tx` from scope.transaction()), so the
+  // record service (src/records/service.ts) can lock, check, write the version and audit in one transaction,
+  // and write several records in it. create/update/renumber/remove wrap them in a transaction of their own.
+
+  /** The current row of a number, locked until the end of the caller's transaction; null when there is none. */
+  async lock(tx: TenantScope, nr: string): Promise<(T & Meta) | null> {
+    const row = await tx.table(this.spec.table).where({ nr }).forUpdate().first();
+    return row ? this.fromRow(row) : null;
+  }
+
+  /** Writes a new record as version 1 (its number must be free: else a 400 naming `nr`). */
+  async insert(tx: TenantScope, nr: string, data: T, benutzerId: number): Promise<T & Meta> {
+    if (await tx.table(this.spec.table).where({ nr }).first('nr')) {
+      throw new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: 'nr', message: 'records:errors.nrTaken' }]);
+    }
+    const [row] = await tx
+      .insert(this.spec.table, { nr, ...this.toColumns(data), version: 1, ...(this.managed ? { status: 'aktiv' } : {}), updated_by: benutzerId })
+      .returning('*');
+    const record = this.fromRow(row);
+    const changes = Object.keys(this.spec.fields).filter((f) => normal(record[f]) !== null).map((f) => ({ field: f, before: null, after: record[f] }));
+    await tx.insert(this.versions, { nr, version: 1, data: JSON.stringify(record), changes: JSON.stringify(changes), benutzer_id: benutzerId });
+    return record;
   }
 
   /**
-   * Saves changed fields as a new version. `basedOn` is the version the user edited; a different current
-   * version means someone else saved in between (409). No change at all creates no version. `check` sees the
-   * locked current record first and may refuse (a completed delivery), so no one can change it in between.
+   * Saves the fields of `data` that differ from `before` (the locked current record) as a new version; no
+   * change at all writes nothing and returns `before`.
    */
-  async update(
-    scope: TenantScope, nr: string, data: Partial<T> & { status?: Meta['status'] }, basedOn: number | undefined, benutzerId: number,
-    check?: (current: T & Meta) => void,
-  ): Promise<T & Meta> {
-    return scope.transaction(async (tx) => {
-      const row = await tx.table(this.spec.table).where({ nr }).forUpdate().first();
-      if (!row) throw new HttpError(404, 'NOT_FOUND', 'stammdaten:errors.notFound');
-      const before = this.fromRow(row);
-      if (basedOn !== undefined && basedOn !== before.version) throw new HttpError(409, 'VERSION_CONFLICT', 'stammdaten:errors.versionConflict');
-      check?.(before);
-      const changes = changesOf(before, data as Record<string, unknown>, [...Object.keys(this.spec.fields), ...(this.managed ? ['status'] : [])]);
-      if (!changes.length) return before;
-      const version = before.version + 1;
-      await tx.table(this.spec.table).where({ nr }).update({
-        ...this.toColumns(data), ...(this.managed && data.status ? { status: data.status } : {}), version, updated_at: tx.knex.fn.now(), updated_by: benutzerId,
-      });
-      const record = (await this.get(tx, nr))!;
-      await tx.insert(this.versions, { nr, version, data: JSON.stringify(record), changes: JSON.stringify(changes), benutzer_id: benutzerId });
-      return record;
-    });
+  async write(tx: TenantScope, before: T & Meta, data: Partial<T> & { status?: Meta['status'] }, benutzerId: number): Promise<T & Meta> {
+    const changes = changesOf(before, data as Record<string, unknown>, [...Object.keys(this.spec.fields), ...(this.managed ? ['status'] : [])]);
+    if (!changes.length) return before;
+    const version = before.version + 1;
+    const [row] = await tx
+      .table(this.spec.table)
+      .where({ nr: before.nr })
+      .update({ ...this.toColumns(data), ...(this.managed && data.status ? { status: data.status } : {}), version, updated_at: tx.knex.fn.now(), updated_by: benutzerId })
+      .returning('*');
+    const record = this.fromRow(row);
+    await tx.insert(this.versions, { nr: before.nr, version, data: JSON.stringify(record), changes: JSON.stringify(changes), benutzer_id: benutzerId });
+    return record;
   }
 
-  /** Gives the record a new number (after the user confirmed); its history moves with it. */
-  async renumber(scope: TenantScope, nr: string, newNr: string, basedOn: number | undefined, benutzerId: number, check?: (current: T & Meta) => void): Promise<T & Meta> {
-    return scope.transaction(async (tx) => {
-      const row = await tx.table(this.spec.table).where({ nr }).forUpdate().first();
-      if (!row) throw new HttpError(404, 'NOT_FOUND', 'stammdaten:errors.notFound');
-      if (basedOn !== undefined && basedOn !== row.version) throw new HttpError(409, 'VERSION_CONFLICT', 'stammdaten:errors.versionConflict');
-      check?.(this.fromRow(row));
-      if (await tx.table(this.spec.table).where({ nr: newNr }).first('nr')) {
-        throw new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: 'nr', message: 'stammdaten:errors.nrTaken' }]);
-      }
-      await tx.table(this.spec.table).where({ nr }).update({ nr: newNr, version: row.version + 1, updated_at: tx.knex.fn.now(), updated_by: benutzerId });
-      await tx.table(this.versions).where({ nr }).update({ nr: newNr });
-      const record = (await this.get(tx, newNr))!;
-      await tx.insert(this.versions, {
-        nr: newNr, version: record.version, data: JSON.stringify(record), changes: JSON.stringify([{ field: 'nr', before: nr, after: newNr }]), benutzer_id: benutzerId,
-      });
-      return record;
+  /** Gives the locked record `before` a new number; its history moves with it (a taken number: 400 naming `nr`). */
+  async writeNr(tx: TenantScope, before: T & Meta, newNr: string, benutzerId: number): Promise<T & Meta> {
+    if (await tx.table(this.spec.table).where({ nr: newNr }).first('nr')) {
+      throw new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: 'nr', message: 'records:errors.nrTaken' }]);
+    }
+    const [row] = await tx
+      .table(this.spec.table)
+      .where({ nr: before.nr })
+      .update({ nr: newNr, version: before.version + 1, updated_at: tx.knex.fn.now(), updated_by: benutzerId })
+      .returning('*');
+    await tx.table(this.versions).where({ nr: before.nr }).update({ nr: newNr });
+    const record = this.fromRow(row);
+    await tx.insert(this.versions, {
+      nr: newNr, version: record.version, data: JSON.stringify(record), changes: JSON.stringify([{ field: 'nr', before: before.nr, after: newNr }]), benutzer_id: benutzerId,
     });
+    return record;
   }
 
-  /** Deletes a record nothing refers to; otherwise 409 with the advice to deactivate it. */
-  async remove(scope: TenantScope, nr: string, referenced: (tx: TenantScope) => Promise<boolean>): Promise<void> {
-    await scope.transaction(async (tx) => {
-      const row = await tx.table(this.spec.table).where({ nr }).forUpdate().first('nr');
-      if (!row) throw new HttpError(404, 'NOT_FOUND', 'stammdaten:errors.notFound');
-      if (await referenced(tx)) throw new HttpError(409, 'IN_USE', 'stammdaten:errors.inUse');
-      await tx.table(this.versions).where({ nr }).delete();
-      await tx.table(this.spec.table).where({ nr }).delete();
+  /** Deletes the locked record and its history. */
+  async delete(tx: TenantScope, nr: string): Promise<void> {
+    await tx.table(this.versions).where({ nr }).delete();
+    await tx.table(this.spec.table).where({ nr }).delete();
+  }
+
+  /** insert() in a transaction of its own (tests and tools; features write through the record service). */
+  async create(scope: TenantScope, nr: string, data: T, benutzerId: number): Promise<T & Meta> {
+    return scope.transaction((tx) => this.insert(tx, nr, data, benutzerId));
+  }
+
+  /** write() of the current record in a transaction of its own (tests and tools). */
+  async update(scope: TenantScope, nr: string, data: Partial<T> & { status?: Meta['status'] }, benutzerId: number): Promise<T & Meta> {
+    return scope.transaction(async (tx) => {
+      const before = await this.lock(tx, nr);
+      if (!before) throw new HttpError(404, 'NOT_FOUND', 'records:errors.notFound');
+      return this.write(tx, before, data, benutzerId);
     });
   }
 

@@ -10,7 +10,7 @@
 // way by the commit, which checks them again against the records as they are then (locked).
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { audit, auditMany } from '../db/audit.js';
+import { audit } from '../db/audit.js';
 import type { TenantScope } from '../db/scope.js';
 import { changesOf, type Change, type Meta } from '../db/versioned.js';
 import { HttpError } from '../http/errors.js';
@@ -18,6 +18,7 @@ import { recordNr } from '../http/fields.js';
 import type { RequestActor } from '../http/tenant.js';
 import { fieldErrors } from '../http/validate.js';
 import type { EntityConfig } from '../records/entity.js';
+import { locationProblem, lockProblem, recordService } from '../records/service.js';
 import { fileError, readRows, type CellKind } from './file.js';
 import type { Counts, PreviewRow, RowError, StagedRow, Summary } from './schema.js';
 import { stagingRepo, type Staging } from './staging.js';
@@ -91,13 +92,6 @@ const pick = (values: Rec, fields: readonly string[]) => Object.fromEntries(fiel
 /** The default check: the row's values as they are; an existing record gets the file's fields. */
 const takeAsIs: ChunkCheck = (rows, existing, fields) => rows.map((r) => ({ data: existing.has(r.nr) ? pick(r.values, fields) : r.values, fields }));
 
-/** Whether the scope's locations cover the record as it is and as it would be. */
-function withinLocations(cfg: Entity, scope: TenantScope, nr: string, before: (Rec & Meta) | undefined, data: Rec): boolean {
-  if (!cfg.standortOf) return true;
-  if (before && !scope.allowsStandort(cfg.standortOf(before))) return false;
-  return scope.allowsStandort(cfg.standortOf({ ...(before ?? {}), ...data, nr } as Rec & Meta));
-}
-
 type Outcome =
   | { status: 'create' }
   | { status: 'update'; changes: Change[] }
@@ -106,15 +100,14 @@ type Outcome =
 
 /** create, update or unchanged; refused when the record lies outside the user's locations or is locked. */
 function classify(plan: ImportPlan, scope: TenantScope, nr: string, before: (Rec & Meta) | undefined, settled: { data: Rec; fields: string[] }): Outcome {
-  const { cfg } = plan;
-  if (!withinLocations(cfg, scope, nr, before, settled.data)) {
-    return { status: 'refused', problem: { field: cfg.locatedBy ?? NR, message: 'stammdaten:errors.standortNotAllowed' } };
-  }
+  // The same rules as every other write (src/records/service.ts): the user's locations, then the lock.
+  const where = locationProblem(plan.cfg, scope, nr, before, settled.data);
+  if (where) return { status: 'refused', problem: { field: where.field ?? NR, message: where.message } };
   if (!before) return { status: 'create' };
   const changes = changesOf(before, settled.data, settled.fields);
   if (!changes.length) return { status: 'unchanged' };
-  const locked = cfg.lockedReason?.(before);
-  if (locked) return { status: 'refused', problem: { field: null, message: locked } };
+  const locked = lockProblem(plan.cfg, before);
+  if (locked) return { status: 'refused', problem: locked };
   return { status: 'update', changes };
 }
 
@@ -283,17 +276,7 @@ export async function commit(scope: TenantScope, actor: RequestActor, plan: Impo
         else if (outcome.status === 'update') updates.push({ nr: r.nr, data: s.data, changes: outcome.changes });
         else counts.unchanged++;
       });
-      await cfg.store.createMany(tx, creates, actor.user.id);
-      await cfg.store.updateMany(tx, updates, actor.user.id);
-      const entry = { mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, ip: actor.ip };
-      await auditMany(tx.knex as Knex, [
-        ...creates.map((c) => ({ ...entry, kind: `${plan.recordAuditKind}.create`, entityId: c.nr, after: { ...c.data, import: token } })),
-        ...updates.map((u) => ({
-          ...entry, kind: `${plan.recordAuditKind}.update`, entityId: u.nr,
-          before: Object.fromEntries(u.changes.map((c) => [c.field, c.before])),
-          after: { ...Object.fromEntries(u.changes.map((c) => [c.field, c.after])), import: token },
-        })),
-      ]);
+      await recordService(cfg).writeMany(tx, actor, { creates, updates }, { auditKind: plan.recordAuditKind, note: { import: token } });
       counts.create += creates.length;
       counts.update += updates.length;
       await yieldToOthers();

@@ -1,5 +1,5 @@
 // What a versioned record type declares: master data (Standorte, Produkte, Tauschpartner) and movement data
-// (Einlieferungen, Ablieferungen, Bestände). Its versioned store, input schema, list, form fields, lifecycle and
+// (Einlieferungen, Ablieferungen, Bestände). Its versioned store, input schema, list, form fields, actions and
 // what refers to it; routes.ts builds pages and API from this, so nothing is written twice.
 import type { Request, Response, Router } from 'express';
 import type { Knex } from 'knex';
@@ -8,6 +8,7 @@ import type { TenantScope } from '../db/scope.js';
 import type { Meta, VersionedStore } from '../db/versioned.js';
 import type { ChoiceOptions, ListDefinition } from '../http/list.js';
 import type { Area } from '../permissions/index.js';
+import type { RecordAction } from './service.js';
 
 export type FormFieldKind = 'text' | 'email' | 'decimal' | 'integer' | 'date' | 'select' | 'checkbox' | 'textarea';
 
@@ -25,13 +26,6 @@ export interface FormField {
   choices?(scope: TenantScope): Promise<ChoiceOptions>;
   autocomplete?: string;
 }
-
-/**
- * What happens to a record over its life. `aktivierbar` (master data): activate, deactivate, delete while
- * nothing refers to it. `stornierbar` (deliveries): cancelled and uncancelled, never deleted, so the proof
- * stays. `fest`: only edited (stock figures).
- */
-export type Lifecycle = 'aktivierbar' | 'stornierbar' | 'fest';
 
 export type BadgeVariant = 'neutral' | 'info' | 'success' | 'warning' | 'error';
 
@@ -51,14 +45,20 @@ export interface EntityConfig<T extends Record<string, unknown>> {
   /** Limit rows to the locations the user may see; returns the location of a record (null: not located). */
   standortOf?: (record: T & Meta) => string | null;
   locatedBy?: string;
-  /** Whether movement data or other records refer to this record (then it cannot be deleted). */
-  referenced(scope: TenantScope, nr: string): Promise<boolean>;
   /** Advice shown next to a value, e.g. a calorific value far from the reference of its product group. */
   warnings?(record: T): { field: string; message: string; params?: Record<string, unknown> }[];
   /** Defaults of a new record (e.g. the reference LCV of a product group). */
   defaults?: Partial<T>;
-  /** Lifecycle (default `aktivierbar`). */
-  lifecycle?: Lifecycle;
+  /**
+   * Changes beyond create and edit, each mounted as a resource (`…/{nr}/{name}`) with its own guard, input and
+   * audit: activate/deactivate for master data, cancel for deliveries (src/records/actions.ts), later split and link.
+   */
+  actions?: RecordAction<T, any>[];
+  /**
+   * Master data may be deleted while nothing refers to it (`referenced`: movement data or other records do);
+   * movement data never is (it is cancelled instead).
+   */
+  removable?: { referenced(scope: TenantScope, nr: string): Promise<boolean> };
   /** Address of the create form below the list (default `neu`; the spec names it `create` for Bestände). */
   createPath?: string;
   /** Numbers are typed by the user unless the entity generates them (Bestände). */

@@ -1,14 +1,15 @@
 // Pages and API of a versioned record type, built from its EntityConfig: list (search, filters, sort, paging,
-// sums, CSV), detail with edit form and version history, create, number change with a confirmation step, and
-// the lifecycle's actions: activate/deactivate and delete (refused while referenced) for master data, cancel
-// and undo for deliveries. A locked record (a completed delivery) is read-only and its API answers 409. Every
-// write is audited and location-scoped. What an entity has beyond its fields comes in through EntityConfig's
-// optional hooks: prepare (checks against other data), detailLocals (more on the detail page), extraRoutes
-// (its own routes, with load and renderDetail from here) and restrict (what a location-limited user may see).
+// sums, exports), detail with edit form and version history, create, number change with a confirmation step,
+// the record type's actions (activate/deactivate, cancel, …: each mounted as `…/{nr}/{name}` on pages and API)
+// and delete where the type allows it. Handlers are thin: they parse, authorize (guards), call the record
+// service (src/records/service.ts, the one write path: transaction, checks, version and audit together) and
+// render. A locked record (a completed delivery) is read-only and its API answers 409. What a type has beyond
+// its fields comes in through EntityConfig's optional hooks: prepare (checks against other data), detailLocals
+// (more on the detail page), extraRoutes (its own routes, with load and renderDetail from here) and restrict
+// (what a location-limited user may see).
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { audit } from '../db/audit.js';
 import type { TenantScope } from '../db/scope.js';
 import type { Meta, VersionInfo } from '../db/versioned.js';
 import { requireApiPermission } from '../http/api.js';
@@ -21,6 +22,7 @@ import { actorOf, tenantScope } from '../http/tenant.js';
 import { parseOr400 } from '../http/validate.js';
 import { can } from '../permissions/index.js';
 import type { EntityConfig } from './entity.js';
+import { lockProblem, mentioned, recordService } from './service.js';
 
 const NrBody = z.object({ nr: recordNr() });
 const VersionField = z.coerce.number().int().min(1);
@@ -38,68 +40,23 @@ function basedOnVersion(req: Request): number | undefined {
 /** The form's summary above the fields: "fill in all required fields" when one is missing, else null (default). */
 const summaryOf = (err: unknown, req: Request) => (err instanceof HttpError && err.messageKey === 'errors.requiredFields' ? req.t(err.messageKey) : null);
 
-/** Input without the fields it did not mention, so an update changes only what was sent. */
-const mentioned = <T extends Record<string, unknown>>(data: T): T => Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)) as T;
-
 export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg: EntityConfig<T>): { pages: Router; api: Router } {
   const pages = Router({ mergeParams: true });
   const api = Router();
   const detailPath = `${cfg.path}/:id`;
   const base = (res: Response) => `/${res.locals.lang}/${cfg.path}`;
   const scopeOf = (res: Response, action: 'view' | 'edit' = 'view') => tenantScope(knex, res, cfg.area, action);
-  const lifecycle = cfg.lifecycle ?? 'aktivierbar';
   const numbered = !cfg.generateNr;
   const createPath = cfg.createPath ?? 'neu';
-  const auditKind = (action: string) => `${cfg.path.split('/')[0]}.${cfg.resource}.${action}`;
-
-  /** Refuses a change to a locked record (inside the store's transaction, on the locked current row). */
-  const notLocked = (current: T & Meta) => {
-    const reason = cfg.lockedReason?.(current);
-    if (reason) throw new HttpError(409, 'RECORD_LOCKED', reason);
-  };
-
-  /** Validated input completed by the entity's checks against other data (references, one per day). */
-  async function prepared(scope: TenantScope, fields: T, before: (T & Meta) | null): Promise<T> {
-    return cfg.prepare ? cfg.prepare(scope, fields, before) : fields;
-  }
-
-  /** Creates a record (form and API alike): number typed or generated, the entity's create-time fields set. */
-  async function createRecord(req: Request, res: Response, input: T & { nr?: string }) {
-    const { nr: typed, ...rest } = input;
-    const scope = scopeOf(res, 'edit');
-    const fields = await prepared(scope, { ...(rest as unknown as T), ...(cfg.onCreate ?? {}) }, null);
-    const nr = typed ?? (await cfg.generateNr!(scope));
-    if (cfg.standortOf && !scope.allowsStandort(cfg.standortOf({ ...fields, nr } as unknown as T & Meta))) {
-      throw new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: cfg.locatedBy ?? 'nr', message: 'stammdaten:errors.standortNotAllowed' }]);
-    }
-    const actor = actorOf(req, res);
-    const record = await cfg.store.create(scope, nr, fields, actor.user.id);
-    await audit(knex, { kind: auditKind('create'), mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, entityId: nr, after: record, ip: actor.ip });
-    return { scope, record };
-  }
-
-  /** Saves changed fields of a record; the location may only move within the user's locations. */
-  async function updateRecord(req: Request, res: Response, scope: TenantScope, record: T & Meta, input: Partial<T>, basedOn: number | undefined) {
-    // The entity's checks see the whole record: what was sent over what is stored (a cancellation sends one
-    // field). Without checks only what was sent is saved.
-    const stored = Object.fromEntries(Object.keys(cfg.store.spec.fields).map((f) => [f, record[f]])) as T;
-    const fields = cfg.prepare ? mentioned(await cfg.prepare(scope, { ...stored, ...mentioned(input as T) }, record)) : mentioned(input as T);
-    if (cfg.standortOf && !scope.allowsStandort(cfg.standortOf({ ...record, ...fields }))) {
-      throw new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: cfg.locatedBy ?? 'nr', message: 'stammdaten:errors.standortNotAllowed' }]);
-    }
-    const actor = actorOf(req, res);
-    const saved = await cfg.store.update(scope, record.nr, fields, basedOn, actor.user.id, notLocked);
-    if (saved.version !== record.version) {
-      await audit(knex, { kind: auditKind('update'), mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, entityId: record.nr, before: record, after: saved, ip: actor.ip });
-    }
-    return saved;
-  }
+  const service = recordService(cfg);
+  const rec = cfg as unknown as EntityConfig<Record<string, unknown>>;
+  const detailHref = (res: Response, nr: string) => `${base(res)}/${encodeURIComponent(nr)}`;
 
   /** The record if it exists and lies in the user's locations; else 404 (never "forbidden": no hint it exists). */
   async function load(res: Response, nr: string, action: 'view' | 'edit' = 'view') {
     const scope = scopeOf(res, action);
     const record = await cfg.store.get(scope, nr);
-    if (!record || (cfg.standortOf && !scope.allowsStandort(cfg.standortOf(record)))) throw new HttpError(404, 'NOT_FOUND', 'stammdaten:errors.notFound');
+    if (!record || (cfg.standortOf && !scope.allowsStandort(cfg.standortOf(record)))) throw new HttpError(404, 'NOT_FOUND', 'records:errors.notFound');
     return { scope, record };
   }
 
@@ -107,7 +64,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   async function loadWithHistory(res: Response, nr: string) {
     const scope = scopeOf(res);
     const found = await cfg.store.getWithHistory(scope, nr);
-    if (!found || (cfg.standortOf && !scope.allowsStandort(cfg.standortOf(found.record)))) throw new HttpError(404, 'NOT_FOUND', 'stammdaten:errors.notFound');
+    if (!found || (cfg.standortOf && !scope.allowsStandort(cfg.standortOf(found.record)))) throw new HttpError(404, 'NOT_FOUND', 'records:errors.notFound');
     return { scope, record: found.record, history: visibleHistory(scope, found.history) };
   }
 
@@ -166,12 +123,19 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
       ? await cfg.detailLocals({ scope, editScope: scopeOf(res, 'edit'), record, query: req.query as Record<string, unknown> })
       : {};
     const locked = record ? cfg.lockedReason?.(record) ?? null : null;
+    const canEdit = can(principal, 'edit', cfg.area) && !locked;
     await res.page('records/detail', {
-      cfg: { ns: cfg.ns, path: cfg.path, resource: cfg.resource, lifecycle, numbered, createPath },
+      cfg: { ns: cfg.ns, path: cfg.path, resource: cfg.resource, numbered, createPath, removable: Boolean(cfg.removable) },
       form: await formWithChoices(scope, (locals.values ?? record ?? {}) as Record<string, unknown>),
-      canEdit: can(principal, 'edit', cfg.area) && !locked,
+      canEdit,
+      // The actions this user may take on this record, as buttons of small forms (each posts to …/{nr}/{name}).
+      actions: record && !locked
+        ? (cfg.actions ?? [])
+          .filter((a) => can(principal, a.right ?? 'edit', cfg.area) && (!a.offered || a.offered(record)))
+          .map((a) => ({ name: a.name, ...a.button(record) }))
+        : [],
       locked,
-      badge: record ? (cfg.badge ? cfg.badge(record) : { label: `stammdaten:status.${record.status}`, variant: record.status === 'aktiv' ? 'success' : 'neutral' }) : null,
+      badge: record ? (cfg.badge ? cfg.badge(record) : { label: `records:status.${record.status}`, variant: record.status === 'aktiv' ? 'success' : 'neutral' }) : null,
       errors: {},
       history: [],
       warnings: [],
@@ -222,7 +186,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   pages.post(`/${cfg.path}`, ...editGuards, (req, res) =>
     submitForm(
       req, res,
-      async () => `${base(res)}/${encodeURIComponent((await createRecord(req, res, validateAll(req.body, true))).record.nr)}`,
+      async () => detailHref(res, (await service.create(scopeOf(res, 'edit'), actorOf(req, res), validateAll(req.body, true))).nr),
       (errors, err) => detailPage(req, res, { title: req.t(`${cfg.ns}:create`), record: null, values: req.body ?? {}, errors, errorSummary: summaryOf(err, req) }),
     ),
   );
@@ -232,25 +196,19 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     await showDetail(req, res, record, { history });
   });
 
-  // Save; a changed number first asks for confirmation (a plain HTML step), then renumbers.
+  // Save; a changed number first asks for confirmation (a plain HTML step), then saves and renumbers at once.
   pages.post(`/${detailPath}`, ...editGuards, async (req, res) => {
     const { scope, record } = await load(res, String(req.params.id), 'edit');
-    const actor = actorOf(req, res);
     try {
-      notLocked(record);
-      const input = validateAll(req.body, true);
-      const basedOn = basedOnVersion(req);
-      const { nr = record.nr, ...fields } = input;
+      const lock = lockProblem(rec, record);
+      if (lock) throw new HttpError(409, 'RECORD_LOCKED', lock.message);
+      const { nr = record.nr, ...fields } = validateAll(req.body, true);
       if (nr !== record.nr && req.body?.confirmNr !== nr) {
         return await detailPage(req, res, { title: `${req.t(`${cfg.ns}:one`)} ${record.nr}`, record, values: req.body, confirmNr: nr });
       }
-      let saved = await updateRecord(req, res, scope, record, fields as unknown as Partial<T>, basedOn);
-      if (nr !== record.nr) {
-        saved = await cfg.store.renumber(scope, record.nr, nr, saved.version, actor.user.id, notLocked);
-        await audit(knex, { kind: auditKind('renumber'), mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, entityId: saved.nr, before: { nr: record.nr }, after: { nr: saved.nr }, ip: actor.ip });
-      }
+      const saved = await service.update(scope, actorOf(req, res), record.nr, fields as unknown as Partial<T>, basedOnVersion(req), nr);
       res.flash('success', 'flash.saved');
-      res.redirect(`${base(res)}/${encodeURIComponent(saved.nr)}`);
+      res.redirect(detailHref(res, saved.nr));
     } catch (err) {
       const conflict = err instanceof HttpError && err.status === 409 && err.code === 'VERSION_CONFLICT';
       if (err instanceof HttpError && err.code === 'RECORD_LOCKED') {
@@ -267,60 +225,50 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     }
   });
 
-  if (lifecycle === 'aktivierbar') {
-    pages.post(`/${detailPath}/status`, ...editGuards, async (req, res) => {
-      const { scope, record } = await load(res, String(req.params.id), 'edit');
-      const status = req.body?.status === 'inaktiv' ? 'inaktiv' : 'aktiv';
-      const actor = actorOf(req, res);
-      const saved = await cfg.store.update(scope, record.nr, { status } as Partial<T> & { status: Meta['status'] }, undefined, actor.user.id);
-      await audit(knex, { kind: auditKind('status'), mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, entityId: record.nr, before: { status: record.status }, after: { status: saved.status }, ip: actor.ip });
-      res.flash('success', status === 'aktiv' ? 'stammdaten:flash.activated' : 'stammdaten:flash.deactivated');
-      res.redirect(`${base(res)}/${encodeURIComponent(record.nr)}`);
-    });
-
-    pages.post(`/${detailPath}/delete`, ...editGuards, async (req, res) => {
-      const { scope, record } = await load(res, String(req.params.id), 'edit');
-      try {
-        await removeRecord(req, res, scope, record);
-      } catch (err) {
-        if (!(err instanceof HttpError) || err.status !== 409) throw err;
-        res.flash('error', 'stammdaten:errors.inUse');
-        return res.redirect(`${base(res)}/${encodeURIComponent(record.nr)}`);
-      }
-      res.flash('success', 'stammdaten:flash.deleted');
-      res.redirect(base(res));
-    });
-  }
-
-  // Cancelling keeps the record (and its proof); it is marked everywhere and left out of every total.
-  if (lifecycle === 'stornierbar') {
-    pages.post(`/${detailPath}/storno`, ...editGuards, async (req, res) => {
-      const { scope, record } = await load(res, String(req.params.id), 'edit');
-      const storniert = req.body?.storniert !== 'false';
-      try {
-        await updateRecord(req, res, scope, record, { storniert } as unknown as Partial<T>, basedOnVersion(req));
-      } catch (err) {
-        // Locked, changed meanwhile or a tampered form: said on the record's page.
-        if (!(err instanceof HttpError) || err.status >= 500) throw err;
-        res.flash('error', err.messageKey);
-        return res.redirect(`${base(res)}/${encodeURIComponent(record.nr)}`);
-      }
-      res.flash('success', storniert ? 'bewegungsdaten:flash.storniert' : 'bewegungsdaten:flash.stornoAufgehoben');
-      res.redirect(`${base(res)}/${encodeURIComponent(record.nr)}`);
-    });
-  }
-
-  async function removeRecord(req: Request, res: Response, scope: TenantScope, record: T & Meta) {
-    await cfg.store.remove(scope, record.nr, (tx) => cfg.referenced(tx, record.nr));
-    const actor = actorOf(req, res);
-    await audit(knex, { kind: auditKind('delete'), mandant: actor.mandant, benutzerId: actor.user.id, entity: cfg.resource, entityId: record.nr, before: record, ip: actor.ip });
-  }
-
-  // JSON API: read, create, update (version in the body or If-Match), delete (master data), versions.
+  // The record type's actions, each a resource of its own on the page and in the API.
   const view = requireApiPermission(cfg.area, 'view');
   const edit = requireApiPermission(cfg.area, 'edit');
   const apiNr = (raw: unknown) => String(raw);
 
+  for (const action of cfg.actions ?? []) {
+    const right = action.right ?? 'edit';
+    pages.post(`/${detailPath}/${action.name}`, ...guardsFor(detailPath), requireActionPermission(cfg.area, right), async (req, res) => {
+      const { scope, record } = await load(res, String(req.params.id), right === 'view' ? 'view' : 'edit');
+      try {
+        const done = await service.act(scope, actorOf(req, res), record.nr, action.name, req.body, basedOnVersion(req));
+        res.flash('success', done.flash);
+        res.redirect(detailHref(res, done.record.nr));
+      } catch (err) {
+        // Locked, changed meanwhile, not offered or a tampered form: said on the record's page.
+        if (!(err instanceof HttpError) || err.status >= 500) throw err;
+        res.flash('error', err.errors[0]?.message ?? err.messageKey);
+        res.redirect(detailHref(res, record.nr));
+      }
+    });
+
+    api.post(`/${cfg.resource}/:nr/${action.name}`, requireApiPermission(cfg.area, right), async (req, res) => {
+      const { scope, record } = await load(res, apiNr(req.params.nr), right === 'view' ? 'view' : 'edit');
+      const done = await service.act(scope, actorOf(req, res), record.nr, action.name, req.body, basedOnVersion(req));
+      res.status(done.status ?? 200).json({ success: true, data: done.data ?? visible(scope, done.record) });
+    });
+  }
+
+  if (cfg.removable) {
+    pages.post(`/${detailPath}/delete`, ...editGuards, async (req, res) => {
+      const { scope, record } = await load(res, String(req.params.id), 'edit');
+      try {
+        await service.remove(scope, actorOf(req, res), record.nr);
+      } catch (err) {
+        if (!(err instanceof HttpError) || err.status !== 409) throw err;
+        res.flash('error', err.messageKey);
+        return res.redirect(detailHref(res, record.nr));
+      }
+      res.flash('success', 'records:flash.deleted');
+      res.redirect(base(res));
+    });
+  }
+
+  // JSON API: read, create, update (version in the body or If-Match), delete (master data), versions.
   api.get(`/${cfg.resource}/:nr`, view, async (req, res) => {
     const { scope, record } = await load(res, apiNr(req.params.nr));
     res.json({ success: true, data: visible(scope, record) });
@@ -333,23 +281,24 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   });
 
   api.post(`/${cfg.resource}`, edit, async (req, res) => {
-    const { scope, record } = await createRecord(req, res, validateAll(req.body, true));
+    const scope = scopeOf(res, 'edit');
+    const record = await service.create(scope, actorOf(req, res), validateAll(req.body, true));
     res.status(201).json({ success: true, data: visible(scope, record) });
   });
 
   api.put(`/${cfg.resource}/:nr`, edit, async (req, res) => {
     const { scope, record } = await load(res, apiNr(req.params.nr), 'edit');
-    notLocked(record);
+    const lock = lockProblem(rec, record);
+    if (lock) throw new HttpError(409, 'RECORD_LOCKED', lock.message);
     const fields = parseOr400(cfg.schema as z.ZodType<T>, req.body);
-    const basedOn = basedOnVersion(req);
-    const saved = await updateRecord(req, res, scope, record, fields, basedOn);
+    const saved = await service.update(scope, actorOf(req, res), record.nr, fields, basedOnVersion(req));
     res.json({ success: true, data: visible(scope, saved) });
   });
 
-  if (lifecycle === 'aktivierbar') {
+  if (cfg.removable) {
     api.delete(`/${cfg.resource}/:nr`, edit, async (req, res) => {
       const { scope, record } = await load(res, apiNr(req.params.nr), 'edit');
-      await removeRecord(req, res, scope, record);
+      await service.remove(scope, actorOf(req, res), record.nr);
       res.json({ success: true });
     });
   }

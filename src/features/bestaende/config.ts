@@ -99,12 +99,10 @@ export const bestandConfig: EntityConfig<Bestand> = {
     { name: 'volumen', label: 'bestaende:fields.volumen', kind: 'decimal', required: true, hint: 'bestaende:hints.volumen' },
     { name: 'fuellstand', label: 'bestaende:fields.fuellstand', kind: 'decimal', hint: 'bestaende:hints.fuellstand' },
   ],
-  lifecycle: 'fest',
   createPath: 'create',
   generateNr: (scope) => nextNumber(scope, 'bestaende'),
   standortOf: (r) => r.standortNr ?? null,
   locatedBy: 'standortNr',
   prepare,
   badge: () => null,
-  referenced: async () => false,
 };

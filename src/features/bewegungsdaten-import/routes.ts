@@ -57,7 +57,7 @@ export function bewegungsdatenImportRoutes(knex: Knex): Router {
   /** A field's label as the delivery forms show it. */
   function fieldLabel(t: Translate, typ: ImportTyp, field: string): string {
     const names = DELIVERY_NAMES[typ];
-    if (field === 'nr') return t('stammdaten:fields.nr');
+    if (field === 'nr') return t('records:fields.nr');
     if (field === names.datum || field === names.menge) return t(`${typ}:fields.${field}`);
     if (field === names.einheit) return t('bewegungsdaten:fields.einheit');
     return t(`bewegungsdaten:fields.${field}`);

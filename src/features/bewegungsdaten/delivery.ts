@@ -17,6 +17,7 @@ import { HttpError, type FieldError } from '../../http/errors.js';
 import { checkbox, choice, date, decimal, optionalChoice, optionalText, requiredText } from '../../http/fields.js';
 import type { ListColumn, ListDefinition } from '../../http/list.js';
 import type { Area } from '../../permissions/index.js';
+import { stornoAction } from '../../records/actions.js';
 import type { BadgeVariant, EntityConfig, FormField } from '../../records/entity.js';
 import { INCOTERMS, LIEFERSTATUS, type DeliveryNames, type Lieferstatus } from './names.js';
 import { atVersion, checkReference, choicesOf, currentRecord, deliveryMasterData, masterDataChoices, REFERENCES, type MasterRow, type ReferenceField } from './references.js';
@@ -170,7 +171,7 @@ function deliveryList(spec: DeliverySpec, store: VersionedStore<Delivery>): List
   return {
     id: resource,
     columns: [
-      { key: 'nr', label: 'stammdaten:fields.nr', sql: `${T}.nr`, notNull: true, href: (r, lang) => `/${lang}/bewegungsdaten/${resource}/${encodeURIComponent(r.nr)}` },
+      { key: 'nr', label: 'records:fields.nr', sql: `${T}.nr`, notNull: true, href: (r, lang) => `/${lang}/bewegungsdaten/${resource}/${encodeURIComponent(r.nr)}` },
       { key: names.datum, label: `${resource}:fields.${names.datum}`, sql: `${T}.datum`, notNull: true, kind: 'date' },
       ...ref('partner', 'partnerNr'),
       ...ref('standort', 'standortNr'),
@@ -271,7 +272,7 @@ export function deliveryEntity(spec: DeliverySpec): EntityConfig<Delivery> {
     schema: deliverySchema(spec.names),
     list: deliveryList(spec, store),
     form: deliveryForm(spec),
-    lifecycle: 'stornierbar',
+    actions: [stornoAction()],
     onCreate: { manuelleEingabe: true },
     defaults: { status: 'open', [spec.names.einheit]: 'L' },
     standortOf: (r) => r.standortNr ?? null,
@@ -279,9 +280,6 @@ export function deliveryEntity(spec: DeliverySpec): EntityConfig<Delivery> {
     prepare: prepareDelivery,
     lockedReason: deliveryLockedReason,
     badge: (r) => ({ label: `bewegungsdaten:status.${r.status}`, variant: STATUS_BADGE[r.status as Lieferstatus] ?? 'neutral' }),
-    // Nothing refers to a delivery yet; certificates and collections will (then it must not be deleted), and a
-    // delivery is never deleted anyway: it is cancelled.
-    referenced: async () => false,
     async detailLocals({ scope, record }) {
       if (!record) return {};
       return {

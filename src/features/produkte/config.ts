@@ -12,6 +12,7 @@ import { choice, decimal, optionalText, requiredText } from '../../http/fields.j
 import type { ListDefinition } from '../../http/list.js';
 import { referencedByMovementData } from '../bewegungsdaten/references.js';
 import type { EntityConfig } from '../../records/entity.js';
+import { statusAction } from '../../records/actions.js';
 
 const ProduktFields = z.object({
   name: requiredText(200),
@@ -45,7 +46,7 @@ const gruppenOptions = PRODUKTGRUPPEN.map((g) => ({ value: g, label: `produkte:g
 const list: ListDefinition<Produkt & Meta> = {
   id: 'produkte',
   columns: [
-    { key: 'nr', label: 'stammdaten:fields.nr', sql: 'p.nr', notNull: true, href: (r, lang) => `/${lang}/stammdaten/produkte/${encodeURIComponent(r.nr)}` },
+    { key: 'nr', label: 'records:fields.nr', sql: 'p.nr', notNull: true, href: (r, lang) => `/${lang}/stammdaten/produkte/${encodeURIComponent(r.nr)}` },
     { key: 'name', label: 'produkte:fields.name', sql: 'lower(p.name)', notNull: true },
     { key: 'produktgruppe', label: 'produkte:fields.produktgruppe', sql: 'p.produktgruppe', notNull: true, badge: (r) => ({ label: `produkte:gruppen.${r.produktgruppe}`, variant: 'info' }) },
     // Left out of the page table so it fits beside the sidebar; filter and CSV keep it.
@@ -55,12 +56,12 @@ const list: ListDefinition<Produkt & Meta> = {
     { key: 'lcvEinheit', label: 'produkte:fields.einheit', sql: 'p.lcv_einheit' },
     { key: 'beschreibung', label: 'produkte:fields.beschreibung', csvOnly: true },
     { key: 'kommentar', label: 'produkte:fields.kommentar', csvOnly: true },
-    { key: 'status', label: 'stammdaten:fields.status', sql: 'p.status', badge: (r) => ({ label: `stammdaten:status.${r.status}`, variant: r.status === 'aktiv' ? 'success' : 'neutral' }) },
+    { key: 'status', label: 'records:fields.status', sql: 'p.status', badge: (r) => ({ label: `records:status.${r.status}`, variant: r.status === 'aktiv' ? 'success' : 'neutral' }) },
   ],
   filters: [
     { key: 'produktgruppe', label: 'produkte:fields.produktgruppe', kind: 'select', sql: 'p.produktgruppe', options: gruppenOptions },
     { key: 'produkttyp', label: 'produkte:fields.produkttyp', kind: 'text', sql: 'p.produkttyp' },
-    { key: 'status', label: 'stammdaten:fields.status', kind: 'select', sql: 'p.status', options: [{ value: 'aktiv', label: 'stammdaten:status.aktiv' }, { value: 'inaktiv', label: 'stammdaten:status.inaktiv' }] },
+    { key: 'status', label: 'records:fields.status', kind: 'select', sql: 'p.status', options: [{ value: 'aktiv', label: 'records:status.aktiv' }, { value: 'inaktiv', label: 'records:status.inaktiv' }] },
   ],
   search: ['p.nr', 'p.name', 'p.produkttyp', 'p.beschreibung'],
   defaultSort: { key: 'nr', dir: 'asc' },
@@ -105,7 +106,8 @@ export const produktConfig: EntityConfig<Produkt> = {
     { name: 'beschreibung', label: 'produkte:fields.beschreibung', kind: 'textarea', maxLength: 2000 },
     { name: 'kommentar', label: 'produkte:fields.kommentar', kind: 'textarea', maxLength: 2000 },
   ],
-  referenced,
+  removable: { referenced },
+  actions: [statusAction()],
   warnings,
   // The group is chosen in the same form, so its reference LCV cannot be filled in beforehand without
   // JavaScript: an empty LCV is replaced by it on saving (ProduktSchema), as the field's hint says.

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { TenantScope } from '../../db/scope.js';
 import { HttpError } from '../../http/errors.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
+import { recordService } from '../../records/service.js';
 import { csrfFrom, signIn } from '../../testing/session.js';
 import { produktConfig, produktStore } from './config.js';
 
@@ -226,7 +227,7 @@ describe('Produkte', () => {
   it('refuses to delete a product that is referred to (409), and deletes one that is not', async () => {
     await request(t.app).post('/api/produkte').set(admin).send(produkt('T150'));
     // Movement data will refer to products; until it exists, referenced() is stood in for here.
-    const spy = vi.spyOn(produktConfig, 'referenced').mockResolvedValue(true);
+    const spy = vi.spyOn(produktConfig.removable!, 'referenced').mockResolvedValue(true);
     const inUse = await request(t.app).delete('/api/produkte/T150').set(admin);
     expect(inUse.status).toBe(409);
     expect(inUse.body.message).toBe('Der Datensatz wird noch verwendet und kann nicht gelöscht werden. Deaktivieren Sie ihn stattdessen.');
@@ -238,8 +239,12 @@ describe('Produkte', () => {
     expect(spy).toHaveBeenCalledWith(expect.any(TenantScope), 'T150');
     expect(await row('T150')).toBeTruthy();
 
-    // The store refuses the same way, inside its transaction.
-    await expect(produktStore.remove(new TenantScope(t.db.knex, 'DEMO'), 'T150', async () => true)).rejects.toMatchObject({ status: 409, code: 'IN_USE' } satisfies Partial<HttpError>);
+    // The record service refuses the same way, inside its transaction, and writes no audit entry.
+    const audits = async () => (await t.db.knex('audit_log').where({ entity: 'produkte', entity_id: 'T150' }).count({ n: '*' }))[0].n;
+    const before = await audits();
+    await expect(recordService(produktConfig).remove(new TenantScope(t.db.knex, 'DEMO'), { user: { id: 1 }, mandant: 'DEMO' }, 'T150'))
+      .rejects.toMatchObject({ status: 409, code: 'IN_USE' } satisfies Partial<HttpError>);
+    expect(await audits()).toBe(before);
 
     spy.mockRestore();
     expect((await request(t.app).delete('/api/produkte/T150').set(admin)).status).toBe(200);

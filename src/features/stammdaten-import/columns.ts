@@ -7,7 +7,7 @@ import type { Translate } from '../../import/schema.js';
 import type { EntityConfig, FormField } from '../../records/entity.js';
 
 export type { Translate };
-export const NR_LABEL = 'stammdaten:fields.nr';
+export const NR_LABEL = 'records:fields.nr';
 
 export interface Column {
   /** 0-based position in the row. */

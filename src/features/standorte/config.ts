@@ -8,6 +8,7 @@ import { addressFormFields } from '../stammdaten/address.js';
 import type { ListDefinition } from '../../http/list.js';
 import { referencedByMovementData } from '../bewegungsdaten/references.js';
 import type { EntityConfig } from '../../records/entity.js';
+import { statusAction } from '../../records/actions.js';
 
 export const StandortSchema = z.object({
   name: requiredText(200),
@@ -26,7 +27,7 @@ export const standortStore = new VersionedStore<Standort>({
 const list: ListDefinition<Standort & Meta> = {
   id: 'standorte',
   columns: [
-    { key: 'nr', label: 'stammdaten:fields.nr', sql: 's.nr', href: (r, lang) => `/${lang}/stammdaten/standorte/${encodeURIComponent(r.nr)}` },
+    { key: 'nr', label: 'records:fields.nr', sql: 's.nr', href: (r, lang) => `/${lang}/stammdaten/standorte/${encodeURIComponent(r.nr)}` },
     { key: 'name', label: 'standorte:fields.name', sql: 'lower(s.name)' },
     { key: 'plz', label: 'standorte:fields.plz', sql: 's.plz' },
     { key: 'stadt', label: 'standorte:fields.stadt', sql: 'lower(s.stadt)' },
@@ -36,12 +37,12 @@ const list: ListDefinition<Standort & Meta> = {
     { key: 'code', label: 'standorte:fields.code', sql: 's.code' },
     { key: 'anlage', label: 'standorte:fields.anlage', sql: 's.anlage' },
     { key: 'quota', label: 'standorte:fields.quota', sql: 's.quota', kind: 'boolean' },
-    { key: 'status', label: 'stammdaten:fields.status', sql: 's.status', badge: (r) => ({ label: `stammdaten:status.${r.status}`, variant: r.status === 'aktiv' ? 'success' : 'neutral' }) },
+    { key: 'status', label: 'records:fields.status', sql: 's.status', badge: (r) => ({ label: `records:status.${r.status}`, variant: r.status === 'aktiv' ? 'success' : 'neutral' }) },
   ],
   filters: [
     { key: 'stadt', label: 'standorte:fields.stadt', kind: 'text', sql: 's.stadt' },
     { key: 'quota', label: 'standorte:fields.quota', kind: 'boolean', sql: 's.quota' },
-    { key: 'status', label: 'stammdaten:fields.status', kind: 'select', sql: 's.status', options: [{ value: 'aktiv', label: 'stammdaten:status.aktiv' }, { value: 'inaktiv', label: 'stammdaten:status.inaktiv' }] },
+    { key: 'status', label: 'records:fields.status', kind: 'select', sql: 's.status', options: [{ value: 'aktiv', label: 'records:status.aktiv' }, { value: 'inaktiv', label: 'records:status.inaktiv' }] },
   ],
   search: ['s.nr', 's.name', 's.stadt', 's.code', 's.anlage'],
   defaultSort: { key: 'nr', dir: 'asc' },
@@ -74,5 +75,6 @@ export const standortConfig: EntityConfig<Standort> = {
     { name: 'quota', label: 'standorte:fields.quota', kind: 'checkbox' },
   ],
   standortOf: (r) => r.nr,
-  referenced,
+  removable: { referenced },
+  actions: [statusAction()],
 };

@@ -8,6 +8,7 @@ import type { Formatter } from '../../http/format.js';
 import type { ListDefinition } from '../../http/list.js';
 import { referencedByMovementData } from '../bewegungsdaten/references.js';
 import type { EntityConfig } from '../../records/entity.js';
+import { statusAction } from '../../records/actions.js';
 import { addressFormFields } from '../stammdaten/address.js';
 import { formatSnapshot, regelnOf, restrictSnapshot, standortChoices } from './regeln.js';
 import { regelnRoutes } from './regeln-routes.js';
@@ -16,7 +17,7 @@ import { TauschpartnerSchema, tauschpartnerStore, type Tauschpartner } from './s
 const list: ListDefinition<Tauschpartner & Meta> = {
   id: 'tauschpartner',
   columns: [
-    { key: 'nr', label: 'stammdaten:fields.nr', sql: 't.nr', href: (r, lang) => `/${lang}/stammdaten/tauschpartner/${encodeURIComponent(r.nr)}` },
+    { key: 'nr', label: 'records:fields.nr', sql: 't.nr', href: (r, lang) => `/${lang}/stammdaten/tauschpartner/${encodeURIComponent(r.nr)}` },
     { key: 'name', label: 'tauschpartner:fields.name', sql: 'lower(t.name)' },
     { key: 'strasse', label: 'tauschpartner:fields.strasse', csvOnly: true },
     { key: 'hausNr', label: 'tauschpartner:fields.hausNr', csvOnly: true },
@@ -26,12 +27,12 @@ const list: ListDefinition<Tauschpartner & Meta> = {
     { key: 'email', label: 'tauschpartner:fields.email', csvOnly: true },
     { key: 'gruppe', label: 'tauschpartner:fields.gruppe', sql: 'lower(t.gruppe)' },
     { key: 'vertrag', label: 'tauschpartner:fields.vertrag', sql: 't.vertrag' },
-    { key: 'status', label: 'stammdaten:fields.status', sql: 't.status', badge: (r) => ({ label: `stammdaten:status.${r.status}`, variant: r.status === 'aktiv' ? 'success' : 'neutral' }) },
+    { key: 'status', label: 'records:fields.status', sql: 't.status', badge: (r) => ({ label: `records:status.${r.status}`, variant: r.status === 'aktiv' ? 'success' : 'neutral' }) },
   ],
   filters: [
     { key: 'gruppe', label: 'tauschpartner:fields.gruppe', kind: 'text', sql: 't.gruppe' },
     { key: 'stadt', label: 'tauschpartner:fields.stadt', kind: 'text', sql: 't.stadt' },
-    { key: 'status', label: 'stammdaten:fields.status', kind: 'select', sql: 't.status', options: [{ value: 'aktiv', label: 'stammdaten:status.aktiv' }, { value: 'inaktiv', label: 'stammdaten:status.inaktiv' }] },
+    { key: 'status', label: 'records:fields.status', kind: 'select', sql: 't.status', options: [{ value: 'aktiv', label: 'records:status.aktiv' }, { value: 'inaktiv', label: 'records:status.inaktiv' }] },
   ],
   search: ['t.nr', 't.name', 't.stadt', 't.gruppe', 't.vertrag', 't.email'],
   defaultSort: { key: 'nr', dir: 'asc' },
@@ -70,7 +71,8 @@ export const tauschpartnerConfig: EntityConfig<Tauschpartner> = {
     { name: 'email', label: 'tauschpartner:fields.email', kind: 'email', maxLength: 254, autocomplete: 'email' },
     ...addressFormFields('tauschpartner'),
   ],
-  referenced,
+  removable: { referenced },
+  actions: [statusAction()],
   restrict: (scope, field, value) => (field === 'regeln' ? restrictSnapshot(scope, value) : value),
   // The rules section below the form: the rules of the user's locations, and a form for those they may change.
   async detailLocals({ scope, editScope, record, query }) {

@@ -5,7 +5,6 @@
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { audit } from '../../db/audit.js';
 import { requireApiPermission } from '../../http/api.js';
 import { HttpError } from '../../http/errors.js';
 import { guardsFor, requireActionPermission } from '../../http/guards.js';
@@ -39,15 +38,9 @@ export function regelnRoutes(knex: Knex, kit: EntityKit<Tauschpartner>): { pages
   async function run(req: Request, res: Response, op: Op, partnerNr: string, id: number | null, basedOn: number | undefined): Promise<RegelChange> {
     const actor = actorOf(req, res);
     const scopes = scopesOf(res);
-    const result =
-      op === 'create' ? await addRegel(scopes, partnerNr, parseRegel(req.body), basedOn, actor.user.id)
-      : op === 'update' ? await updateRegel(scopes, partnerNr, id!, parseRegel(req.body), basedOn, actor.user.id)
-      : await deleteRegel(scopes, partnerNr, id!, basedOn, actor.user.id);
-    await audit(knex, {
-      kind: `stammdaten.tauschpartner.regel.${op}`, mandant: actor.mandant, benutzerId: actor.user.id, entity: 'tauschpartner', entityId: partnerNr,
-      before: result.before ?? undefined, after: result.regel ?? undefined, ip: actor.ip,
-    });
-    return result;
+    return op === 'create' ? addRegel(scopes, partnerNr, parseRegel(req.body), basedOn, actor)
+      : op === 'update' ? updateRegel(scopes, partnerNr, id!, parseRegel(req.body), basedOn, actor)
+      : deleteRegel(scopes, partnerNr, id!, basedOn, actor);
   }
 
   // Pages: add, change and delete from the forms of the rules section.

@@ -3,13 +3,16 @@
 // saves a new partner version whose `regeln` field holds the rules of all locations as they now are, so the
 // version history shows each rule change and a version's snapshot shows the rules it had.
 // A user limited to some locations sees and changes only the rules of those locations.
+import type { Knex } from 'knex';
 import { z } from 'zod';
+import { audit } from '../../db/audit.js';
 import type { TenantScope } from '../../db/scope.js';
 import type { Meta } from '../../db/versioned.js';
 import { HttpError, type FieldError } from '../../http/errors.js';
 import { decimal, requiredText } from '../../http/fields.js';
 import type { Formatter } from '../../http/format.js';
 import { fieldErrors } from '../../http/validate.js';
+import type { Actor } from '../../records/service.js';
 import { tauschpartnerStore, type RegelnSnapshot, type Tauschpartner, type RegelWerte } from './store.js';
 
 export const BIOMENGE_EINHEITEN = ['L', 'kg'] as const;
@@ -142,7 +145,7 @@ export interface RegelChange {
 }
 
 const notFound = () => new HttpError(404, 'NOT_FOUND', 'tauschpartner:regeln.errors.notFound');
-const notAllowed = () => new HttpError(403, 'FORBIDDEN', 'stammdaten:errors.standortNotAllowed', [{ field: 'standortNr', message: 'stammdaten:errors.standortNotAllowed' }]);
+const notAllowed = () => new HttpError(403, 'FORBIDDEN', 'records:errors.standortNotAllowed', [{ field: 'standortNr', message: 'records:errors.standortNotAllowed' }]);
 
 /**
  * Runs one rule change for a partner in a transaction: locks the partner (so rule changes of one partner run
@@ -150,23 +153,26 @@ const notAllowed = () => new HttpError(403, 'FORBIDDEN', 'stammdaten:errors.stan
  * as a new version when they changed.
  */
 async function changeRules(
-  scopes: RegelScopes, partnerNr: string, basedOn: number | undefined, benutzerId: number,
+  scopes: RegelScopes, partnerNr: string, basedOn: number | undefined, actor: Actor, op: 'create' | 'update' | 'delete',
   apply: (tx: TenantScope) => Promise<{ regelId: number | null; before: Regel | null }>,
 ): Promise<RegelChange> {
   return scopes.edit.transaction(async (tx) => {
-    const partner = await tx.table('tauschpartner').where({ nr: partnerNr }).forUpdate().first('nr', 'version');
-    if (!partner) throw new HttpError(404, 'NOT_FOUND', 'stammdaten:errors.notFound');
-    if (basedOn !== undefined && basedOn !== partner.version) throw new HttpError(409, 'VERSION_CONFLICT', 'stammdaten:errors.versionConflict');
+    const partner = await tauschpartnerStore.lock(tx, partnerNr);
+    if (!partner) throw new HttpError(404, 'NOT_FOUND', 'records:errors.notFound');
+    if (basedOn !== undefined && basedOn !== partner.version) throw new HttpError(409, 'VERSION_CONFLICT', 'records:errors.versionConflict');
     // The snapshot always covers every location (tx.withStandorte('all')), whatever the user may see.
     const all = tx.withStandorte('all');
     const beforeSnapshot = snapshotOf(await regelnOf(all, partnerNr));
     const { regelId, before } = await apply(tx);
     const afterSnapshot = snapshotOf(await regelnOf(all, partnerNr));
     const changed = JSON.stringify(beforeSnapshot) !== JSON.stringify(afterSnapshot);
-    const saved = changed
-      ? await tauschpartnerStore.update(tx, partnerNr, { regeln: afterSnapshot }, undefined, benutzerId)
-      : (await tauschpartnerStore.get(tx, partnerNr))!;
+    const saved = changed ? await tauschpartnerStore.write(tx, partner, { regeln: afterSnapshot }, actor.user.id) : partner;
     const regel = regelId === null ? null : (await regelnOf(all, partnerNr)).find((r) => r.id === regelId) ?? null;
+    // Audited in the same transaction as the change (as the record service does for every record write).
+    await audit(tx.knex as Knex, {
+      kind: `stammdaten.tauschpartner.regel.${op}`, mandant: actor.mandant, benutzerId: actor.user.id, entity: 'tauschpartner', entityId: partnerNr,
+      before: before ?? undefined, after: regel ?? undefined, ip: actor.ip,
+    });
     return { regel, before, partner: saved };
   });
 }
@@ -191,16 +197,16 @@ async function editableRule(tx: TenantScope, scopes: RegelScopes, partnerNr: str
   return toRegel(row);
 }
 
-export function addRegel(scopes: RegelScopes, partnerNr: string, input: RegelInput, basedOn: number | undefined, benutzerId: number) {
-  return changeRules(scopes, partnerNr, basedOn, benutzerId, async (tx) => {
+export function addRegel(scopes: RegelScopes, partnerNr: string, input: RegelInput, basedOn: number | undefined, actor: Actor) {
+  return changeRules(scopes, partnerNr, basedOn, actor, 'create', async (tx) => {
     await checkTarget(tx, scopes.edit, partnerNr, input, null);
     const [row] = await tx.insert('tauschpartner_regeln', { partner_nr: partnerNr, ...toColumns(input) }).returning('id');
     return { regelId: Number(row.id), before: null };
   });
 }
 
-export function updateRegel(scopes: RegelScopes, partnerNr: string, id: number, input: RegelInput, basedOn: number | undefined, benutzerId: number) {
-  return changeRules(scopes, partnerNr, basedOn, benutzerId, async (tx) => {
+export function updateRegel(scopes: RegelScopes, partnerNr: string, id: number, input: RegelInput, basedOn: number | undefined, actor: Actor) {
+  return changeRules(scopes, partnerNr, basedOn, actor, 'update', async (tx) => {
     const before = await editableRule(tx, scopes, partnerNr, id);
     await checkTarget(tx, scopes.edit, partnerNr, input, id);
     await tx.table('tauschpartner_regeln').where({ id, partner_nr: partnerNr }).update(toColumns(input));
@@ -208,8 +214,8 @@ export function updateRegel(scopes: RegelScopes, partnerNr: string, id: number, 
   });
 }
 
-export function deleteRegel(scopes: RegelScopes, partnerNr: string, id: number, basedOn: number | undefined, benutzerId: number) {
-  return changeRules(scopes, partnerNr, basedOn, benutzerId, async (tx) => {
+export function deleteRegel(scopes: RegelScopes, partnerNr: string, id: number, basedOn: number | undefined, actor: Actor) {
+  return changeRules(scopes, partnerNr, basedOn, actor, 'delete', async (tx) => {
     const before = await editableRule(tx, scopes, partnerNr, id);
     await tx.table('tauschpartner_regeln').where({ id, partner_nr: partnerNr }).delete();
     return { regelId: null, before };

@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import type { z } from 'zod';
 import type { TenantScope } from '../db/scope.js';
 import type { Meta, VersionedStore } from '../db/versioned.js';
+import type { Formatter } from '../http/format.js';
 import type { ChoiceOptions, ListDefinition } from '../http/list.js';
 import type { Area } from '../permissions/index.js';
 import type { RecordAction } from './service.js';
@@ -21,10 +22,27 @@ export interface FormField {
   maxLength?: number;
   hint?: string;
   /** Select choices: value and i18n key. */
-  options?: { value: string; label: string }[];
+  options?: { value: string; label: string; raw?: boolean }[];
   /** Select choices read from the tenant's data when the form is shown (its partners, locations, products). */
   choices?(scope: TenantScope): Promise<ChoiceOptions>;
   autocomplete?: string;
+  /** i18n key of the group (a fieldset with this legend) the field belongs to; see presenter.formGroups. */
+  group?: string;
+}
+
+/**
+ * A tab of the detail page beyond the record's own fields (Allgemein) and its versions (Versionen): e.g. a
+ * certificate's deliveries. Each tab is its own address (`?tab=key`), so it works without JavaScript, and only
+ * the chosen tab's data is read.
+ */
+export interface RecordSection<T> {
+  key: string;
+  /** i18n key of the tab. */
+  label: string;
+  /** The view (path relative to views/) that shows the tab's content. */
+  view: string;
+  /** The view's locals, read when the tab is chosen. */
+  locals?(ctx: DetailContext<T>): Promise<Record<string, unknown>>;
 }
 
 export type BadgeVariant = 'neutral' | 'info' | 'success' | 'warning' | 'error';
@@ -49,6 +67,8 @@ export interface EntityConfig<T extends Record<string, unknown>> {
   warnings?(record: T): { field: string; message: string; params?: Record<string, unknown> }[];
   /** Defaults of a new record (e.g. the reference LCV of a product group). */
   defaults?: Partial<T>;
+  /** Tabs of the detail page between Allgemein and Versionen, in this order. */
+  sections?: RecordSection<T>[];
   /**
    * Changes beyond create and edit, each mounted as a resource (`…/{nr}/{name}`) with its own guard, input and
    * audit: activate/deactivate for master data, cancel for deliveries (src/records/actions.ts), later split and link.
@@ -80,11 +100,12 @@ export interface EntityConfig<T extends Record<string, unknown>> {
   // gets exactly the generic pages and API.
 
   /**
-   * Extra locals of the detail page and of the create form (record null). `extraSection`: a view (path relative
-   * to views/stammdaten/) included below the form; `formatValue(field, value, { fmt, t })`: how the version
-   * history shows a field's value (return undefined for the default; an array is shown as lines).
+   * Extra locals of the detail page's Allgemein tab and of the create form (record null). `extraSection`: a view
+   * (path relative to views/records/) included below the form.
    */
   detailLocals?(ctx: DetailContext<T>): Promise<Record<string, unknown>>;
+  /** How the version history shows a field's value (undefined: the default of src/records/presenter.ts; an array: lines). */
+  formatValue?(field: string, value: unknown, ctx: { fmt: Formatter; t: (key: string, params?: Record<string, unknown>) => string }): string | string[] | undefined;
   /** Routes beyond the generic ones (e.g. the partner's rules), mounted next to them. */
   extraRoutes?(knex: Knex, kit: EntityKit<T>): { pages?: Router; api?: Router };
   /**

@@ -22,9 +22,13 @@ import { actorOf, tenantScope } from '../http/tenant.js';
 import { parseOr400 } from '../http/validate.js';
 import { can } from '../permissions/index.js';
 import type { EntityConfig } from './entity.js';
+import { fieldLabel, formGroups, formValue, historyValue } from './presenter.js';
 import { lockProblem, mentioned, recordService } from './service.js';
 
 const NrBody = z.object({ nr: recordNr() });
+/** The tabs every record has: its fields and actions, and its versions. */
+const GENERAL = 'allgemein';
+const VERSIONS = 'versionen';
 const VersionField = z.coerce.number().int().min(1);
 
 /**
@@ -114,19 +118,41 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     }));
   }
 
+  /** The tabs of a record's page: Allgemein (its fields and actions), the type's sections, Versionen. */
+  const tabKeys = () => [GENERAL, ...(cfg.sections ?? []).map((x) => x.key), VERSIONS];
+
+  function tabsOf(req: Request, res: Response, record: T & Meta, current: string) {
+    const sectionLabel = (key: string) => cfg.sections?.find((x) => x.key === key)?.label ?? `records:tabs.${key}`;
+    return tabKeys().map((key) => ({
+      label: req.t(sectionLabel(key)),
+      href: `${detailHref(res, record.nr)}${key === GENERAL ? '' : `?tab=${key}`}`,
+      current: key === current,
+      count: key === VERSIONS ? record.version : undefined,
+    }));
+  }
+
   async function detailPage(req: Request, res: Response, locals: Record<string, unknown>) {
     const principal = res.locals.principal!;
     const record = (locals.record ?? null) as (T & Meta) | null;
+    const tab = (locals.tab as string | undefined) ?? GENERAL;
+    const section = cfg.sections?.find((x) => x.key === tab) ?? null;
     // One scope for the entity's locals and the form's choices, so what the one reads the other may reuse.
     const scope = scopeOf(res);
-    const extra = cfg.detailLocals
-      ? await cfg.detailLocals({ scope, editScope: scopeOf(res, 'edit'), record, query: req.query as Record<string, unknown> })
-      : {};
+    const ctx = { scope, editScope: scopeOf(res, 'edit'), record, query: req.query as Record<string, unknown> };
+    // Only the chosen tab's data is read: the form and the type's extras for Allgemein, a section's own locals.
+    const extra = section ? ((await section.locals?.(ctx)) ?? {}) : tab === GENERAL && cfg.detailLocals ? await cfg.detailLocals(ctx) : {};
+    const form = section ? [] : await formWithChoices(scope, (locals.values ?? record ?? {}) as Record<string, unknown>);
     const locked = record ? cfg.lockedReason?.(record) ?? null : null;
     const canEdit = can(principal, 'edit', cfg.area) && !locked;
     await res.page('records/detail', {
       cfg: { ns: cfg.ns, path: cfg.path, resource: cfg.resource, numbered, createPath, removable: Boolean(cfg.removable) },
-      form: await formWithChoices(scope, (locals.values ?? record ?? {}) as Record<string, unknown>),
+      form,
+      groups: formGroups(form),
+      present: { formValue, historyValue, fieldLabel },
+      formatValue: cfg.formatValue,
+      tab,
+      tabs: record ? tabsOf(req, res, record, tab) : [],
+      sectionView: section?.view ?? null,
       canEdit,
       // The actions this user may take on this record, as buttons of small forms (each posts to …/{nr}/{name}).
       actions: record && !locked
@@ -157,15 +183,16 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   }
 
   /**
-   * The detail page of a record as GET shows it; `extra` adds or replaces locals (a sub-form's errors). The
-   * history is read unless `extra` brings it (loadWithHistory).
+   * The detail page of a record as GET shows it, on its Allgemein tab unless `extra.tab` says otherwise;
+   * `extra` adds or replaces locals (a sub-form's errors). The Versionen tab reads the history unless `extra`
+   * brings it (loadWithHistory).
    */
   async function showDetail(req: Request, res: Response, record: T & Meta, extra: Record<string, unknown> = {}) {
     await detailPage(req, res, {
       title: `${req.t(`${cfg.ns}:one`)} ${record.nr}`,
       record,
       values: record,
-      history: extra.history ?? (await historyOf(scopeOf(res), record.nr)),
+      history: extra.history ?? (extra.tab === VERSIONS ? await historyOf(scopeOf(res), record.nr) : []),
       warnings: cfg.warnings?.(record) ?? [],
       ...extra,
     });
@@ -191,9 +218,16 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     ),
   );
 
+  // The detail page, one address per tab (?tab=…); a tab the type does not have is a page that does not exist.
   pages.get(`/${detailPath}`, ...guardsFor(detailPath), async (req, res) => {
-    const { record, history } = await loadWithHistory(res, String(req.params.id));
-    await showDetail(req, res, record, { history });
+    const tab = req.query.tab === undefined ? GENERAL : String(req.query.tab);
+    if (!tabKeys().includes(tab)) throw new HttpError(404, 'NOT_FOUND', 'records:errors.tabNotFound');
+    if (tab === VERSIONS) {
+      const { record, history } = await loadWithHistory(res, String(req.params.id));
+      return showDetail(req, res, record, { history, tab });
+    }
+    const { record } = await load(res, String(req.params.id));
+    await showDetail(req, res, record, { tab });
   });
 
   // Save; a changed number first asks for confirmation (a plain HTML step), then saves and renumbers at once.
@@ -220,7 +254,6 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
       res.status(conflict ? 409 : 400);
       await detailPage(req, res, {
         title: `${req.t(`${cfg.ns}:one`)} ${record.nr}`, record, values: req.body ?? {}, errors, conflict, errorSummary: summaryOf(err, req),
-        history: await historyOf(scope, record.nr),
       });
     }
   });

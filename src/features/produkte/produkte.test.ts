@@ -61,11 +61,13 @@ describe('Produkte', () => {
     expect(again.status).toBe(200);
     expect(again.body.data.version).toBe(2);
 
-    // The page shows the history with the change in German numbers.
+    // The Versionen tab shows the history with the change in German numbers; the form the stored value.
     const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
     const page = await agent.get('/de/stammdaten/produkte/T100');
     expect(page.status).toBe(200);
-    const history = page.text.slice(page.text.indexOf('id="history-heading"'));
+    expect(page.text).toContain('href="/de/stammdaten/produkte/T100?tab=versionen"');
+    const versionsTab = await agent.get('/de/stammdaten/produkte/T100?tab=versionen');
+    const history = versionsTab.text.slice(versionsTab.text.indexOf('id="history-heading"'));
     expect(history).toMatch(/<th scope="row">Biogehalt \(%\)<\/th><td>7<\/td><td>6,5<\/td>/);
     expect(page.text).toMatch(/id="f-biogehalt"[^>]*value="6,5"|value="6,5"[^>]*id="f-biogehalt"/);
   });
@@ -81,7 +83,7 @@ describe('Produkte', () => {
     expect(post.headers.location).toBe('/de/stammdaten/produkte/P017');
     const after = await agent.get('/de/stammdaten/produkte/P017');
     expect(after.text).toContain('Gespeichert.');
-    expect(after.text).toMatch(/<th scope="row">Name<\/th><td>HVO100<\/td><td>HVO100 Premium<\/td>/);
+    expect((await agent.get('/de/stammdaten/produkte/P017?tab=versionen')).text).toMatch(/<th scope="row">Name<\/th><td>HVO100<\/td><td>HVO100 Premium<\/td>/);
     expect(after.text).toContain('Version 2');
   });
 

@@ -86,9 +86,9 @@ export const tauschpartnerConfig: EntityConfig<Tauschpartner> = {
       regelnLimited: scope.standorte !== 'all',
       regelStandorte: await standortChoices(editScope, regeln.filter((r) => r.editable).map((r) => r.standortNr)),
       regelForm: editing ? { id: editing.id, values: editing, fromRecord: true, errors: {} } : { id: null, values: {}, errors: {} },
-      formatValue: (field: string, value: unknown, h: { fmt: Formatter; t: (k: string, p?: Record<string, unknown>) => string }) =>
-        field === 'regeln' ? formatSnapshot(value, h.fmt, h.t) : undefined,
     };
   },
+  // The rules snapshot in a version, as lines of words ("Standort 1001, Priorität 1: Biogehalt 7 %").
+  formatValue: (field, value, h) => (field === 'regeln' ? formatSnapshot(value, h.fmt, h.t) : undefined),
   extraRoutes: regelnRoutes,
 };

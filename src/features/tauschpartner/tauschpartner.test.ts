@@ -74,7 +74,7 @@ describe('Tauschpartner', () => {
     expect(versions.body.data[0].changes).toEqual([{ field: 'vertrag', before: 'TV-2025-0001', after: 'TV-2026-0002' }]);
     const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
     const page = await agent.get('/de/stammdaten/tauschpartner/T200');
-    expect(page.text).toMatch(/<th scope="row">Vertragsnummer<\/th><td>TV-2025-0001<\/td><td>TV-2026-0002<\/td>/);
+    expect((await agent.get('/de/stammdaten/tauschpartner/T200?tab=versionen')).text).toMatch(/<th scope="row">Vertragsnummer<\/th><td>TV-2025-0001<\/td><td>TV-2026-0002<\/td>/);
     expect(page.text).toContain('Keine Regeln vorhanden.');
   });
 
@@ -276,8 +276,10 @@ describe('Rules of a partner', () => {
     const page = await agent.get('/de/stammdaten/tauschpartner/T330');
     expect(page.status).toBe(200);
     expect(page.text).toContain('1001 – Tanklager Hamburg-Waltershof');
-    expect(page.text).toContain('Standort 1001, Priorität 1: Biogehalt 7 %');
     expect(page.text).not.toContain('1002');
+    const history = await agent.get('/de/stammdaten/tauschpartner/T330?tab=versionen');
+    expect(history.text).toContain('Standort 1001, Priorität 1: Biogehalt 7 %');
+    expect(history.text).not.toContain('1002');
     expect(page.text).toContain('Sie sehen nur die Regeln Ihrer Standorte.');
   });
 
@@ -332,7 +334,7 @@ describe('Rules of a partner', () => {
     expect(page.text).toContain('Die Regel wurde hinzugefügt.');
     expect(page.text).toContain('1002 – Depot Hannover-Linden');
     expect(page.text).toContain('25.000\u00a0L');
-    expect(page.text).toMatch(/<th scope="row">Regeln<\/th><td>–<\/td><td>Standort 1002, Priorität 2: Biomenge 25.000 L<\/td>/);
+    expect((await agent.get('/de/stammdaten/tauschpartner/T350?tab=versionen')).text).toMatch(/<th scope="row">Regeln<\/th><td>–<\/td><td>Standort 1002, Priorität 2: Biomenge 25.000 L<\/td>/);
     const [rule] = await rulesOf('T350');
 
     const edit = await agent.get(`/de/stammdaten/tauschpartner/T350?regel=${rule.id}`);
@@ -344,8 +346,8 @@ describe('Rules of a partner', () => {
       .send({ _csrf: csrfFrom(edit.text), version: '2', standortNr: '1002', prioritaet: '2', biogehalt: '6,5', biomenge: '25000', biomengeEinheit: 'L' });
     expect(saved.headers.location).toBe('/de/stammdaten/tauschpartner/T350#regeln');
     page = await agent.get('/de/stammdaten/tauschpartner/T350');
-    expect(page.text).toContain('Standort 1002, Priorität 2: Biogehalt 6,5 %, Biomenge 25.000 L');
     expect(page.text).toContain('Version 3');
+    expect((await agent.get('/de/stammdaten/tauschpartner/T350?tab=versionen')).text).toContain('Standort 1002, Priorität 2: Biogehalt 6,5 %, Biomenge 25.000 L');
 
     // A form of an older version is refused and says why.
     const stale = await agent.post(`/de/stammdaten/tauschpartner/T350/regeln/${rule.id}/delete`).type('form').send({ _csrf: csrfFrom(page.text), version: '2' });
@@ -358,7 +360,7 @@ describe('Rules of a partner', () => {
     expect(page.text).toContain('Die Regel wurde gelöscht.');
     expect(page.text).toContain('Keine Regeln vorhanden.');
     expect(await versionOf('T350')).toBe(4);
-    const english = await agent.get('/en/stammdaten/tauschpartner/T350');
+    const english = await agent.get('/en/stammdaten/tauschpartner/T350?tab=versionen');
     expect(english.text).toContain('Location 1002, priority 2: bio content 6.5 %, bio quantity 25,000 L');
   });
 });

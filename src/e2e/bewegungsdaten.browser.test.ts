@@ -1,5 +1,5 @@
 // Movement data in the browser: an inbound delivery entered by hand through its form, found in the filtered
-// list with its sum; a delivery cancelled from its page; and axe (WCAG 2.x A/AA) on the lists, a delivery,
+// list with its sum; a delivery cancelled from its page; a record's tabs without JavaScript; and axe (WCAG 2.x A/AA) on the lists, a delivery,
 // a locked delivery and the stock form, in the light and the dark theme.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,8 @@ describe('an inbound delivery in the browser', () => {
 
     expect(pathOf(page)).toBe('/de/bewegungsdaten/einlieferungen/BROWSER-1');
     await expect(page.locator('h1').textContent()).resolves.toMatch(/Einlieferung BROWSER-1\s*Offen/);
+    await expect(page.locator('legend', { hasText: 'Partner, Standort und Produkt' }).isVisible()).resolves.toBe(true);
+    await submitAndWait(page, () => page.getByRole('link', { name: 'Stammdatenstand' }).click());
     await expect(page.getByText('Von Hand erfasst').isVisible()).resolves.toBe(true);
     await expect(page.locator('#referenzen-heading + p + dl').textContent()).resolves.toMatch(/P016 · Biodiesel B30 \(Version 1\)/);
 
@@ -48,6 +50,30 @@ describe('an inbound delivery in the browser', () => {
   });
 });
 
+describe('the tabs of a record', () => {
+  it('work without JavaScript: each is a link to its own address, the current one marked', async () => {
+    const page = await h.newPage({ javaScriptEnabled: false });
+    await h.signIn(page, 'USER', 'User12345', 'DEMO');
+    await page.goto('/de/bewegungsdaten/ablieferungen/AL-000010');
+    const current = () => page.locator('#record-tabs a[aria-current="page"]').textContent();
+    await expect(current()).resolves.toBe('Allgemein');
+    await expect(page.getByRole('textbox', { name: 'Menge' }).isVisible()).resolves.toBe(true);
+
+    await submitAndWait(page, () => page.getByRole('link', { name: /^Versionen/ }).click());
+    expect(page.url()).toMatch(/\/de\/bewegungsdaten\/ablieferungen\/AL-000010\?tab=versionen$/);
+    await expect(current()).resolves.toMatch(/^Versionen\s*\d+$/);
+    await expect(page.getByRole('heading', { name: 'Versionen' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('textbox', { name: 'Menge' }).count()).resolves.toBe(0);
+
+    await submitAndWait(page, () => page.getByRole('link', { name: 'Stammdatenstand' }).click());
+    await expect(page.locator('#referenzen-heading').isVisible()).resolves.toBe(true);
+
+    await submitAndWait(page, () => page.getByRole('link', { name: 'Allgemein' }).click());
+    expect(page.url()).toMatch(/\/AL-000010$/);
+    await expect(page.getByRole('textbox', { name: 'Menge' }).isVisible()).resolves.toBe(true);
+  });
+});
+
 describe.each(['light', 'dark'] as const)('accessibility of movement data, %s theme', (theme) => {
   let page: Page;
   beforeAll(async () => {
@@ -62,6 +88,8 @@ describe.each(['light', 'dark'] as const)('accessibility of movement data, %s th
     ['the outbound list', '/de/bewegungsdaten/ablieferungen'],
     ['the English outbound list', '/en/bewegungsdaten/ablieferungen'],
     ['an outbound delivery', '/de/bewegungsdaten/ablieferungen/AL-000010'],
+    ['an outbound delivery, its versions', '/de/bewegungsdaten/ablieferungen/AL-000010?tab=versionen'],
+    ['an outbound delivery, its master data as recorded', '/de/bewegungsdaten/ablieferungen/AL-000010?tab=stammdaten'],
     ['the stock list', '/de/bewegungsdaten/bestaende'],
     ['the new stock form', '/de/bewegungsdaten/bestaende/create'],
     ['a stock figure', '/de/bewegungsdaten/bestaende/1'],

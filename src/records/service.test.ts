@@ -142,3 +142,17 @@ describe('actions mounted as resources', () => {
     expect((await request(t.app).post('/api/standorte/RS-ST/status').set(nord).send({ status: 'aktiv' })).status).toBe(404);
   });
 });
+
+describe('detail tabs', () => {
+  it('answers 404 for a tab the record type does not have, and for the versions of another tenant’s record', async () => {
+    const agent = await signIn(t.app, 'USER', 'User12345', 'DEMO');
+    const unknown = await agent.get('/de/bewegungsdaten/einlieferungen/EL-000001?tab=gibtsnicht');
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).toContain('Diesen Bereich gibt es für diesen Datensatz nicht.');
+    // Master data has no Stammdatenstand tab.
+    expect((await agent.get('/de/stammdaten/produkte/P001?tab=stammdaten')).status).toBe(404);
+    const nord = { Authorization: await token('ADMIN', 'Admin12345'), 'X-Mandant': 'NORD' };
+    expect((await request(t.app).post('/api/standorte').set(nord).send({ nr: 'RS-NORD', name: 'Nur im Norden', quota: false })).status).toBe(201);
+    expect((await agent.get('/de/stammdaten/standorte/RS-NORD?tab=versionen')).status).toBe(404);
+  });
+});

@@ -60,7 +60,12 @@ describe.each(ENTITIES)('$resource', (E) => {
     expect(row).toMatchObject({ menge: '12500.500', einheit: 'L', datum: b[E.datum], manuelle_eingabe: true, storniert: false, status: 'open', produktgruppe: 'biodiesel', biogehalt: '30.0000', partner_version: 1, standort_version: 1, produkt_version: 1 });
     const detail = await agent.get(res.headers.location);
     expect(detail.text).toContain(`${E.one} ${b.nr}`);
-    expect(detail.text).toContain('Von Hand erfasst');
+    // Field groups as fieldsets with their legends.
+    expect(detail.text).toContain('<legend>Partner, Standort und Produkt</legend>');
+    expect(detail.text).toContain(`href="${page}/${b.nr}?tab=stammdaten"`);
+    const stammdaten = await agent.get(`${page}/${b.nr}?tab=stammdaten`);
+    expect(stammdaten.text).toContain('Von Hand erfasst');
+    expect(stammdaten.text).toMatch(/<a id="record-tabs-2" href="[^"]+\?tab=stammdaten" aria-current="page">Stammdatenstand<\/a>/);
   });
 
   it('keeps showing partner, location and product as they were when the delivery was recorded', async () => {
@@ -75,7 +80,7 @@ describe.each(ENTITIES)('$resource', (E) => {
     expect(edited.status).toBe(200);
     expect(edited.body.data).toMatchObject({ version: 2, partnerVersion: partner.version, kommentar: 'nachgetragen' });
     const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
-    const detail = await agent.get(`${page}/${b.nr}`);
+    const detail = await agent.get(`${page}/${b.nr}?tab=stammdaten`);
     expect(detail.text).toContain(`TP003 · ${partner.name}`);
     expect(detail.text).toContain(`inzwischen geändert, aktuell Version ${partner.version + 1}`);
     const list = await request(t.app).get(`${api}?q=${b.nr}`).set(auth);

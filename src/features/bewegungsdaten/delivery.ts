@@ -242,21 +242,24 @@ function deliveryList(spec: DeliverySpec, store: VersionedStore<Delivery>): List
 
 function deliveryForm(spec: DeliverySpec): FormField[] {
   const { names, resource } = spec;
+  const lieferung = 'bewegungsdaten:groups.lieferung';
+  const beteiligte = 'bewegungsdaten:groups.beteiligte';
+  const weiteres = 'bewegungsdaten:groups.weiteres';
   return [
-    { name: names.datum, label: `${resource}:fields.${names.datum}`, kind: 'date', required: true },
-    { name: 'status', label: 'bewegungsdaten:fields.status', kind: 'select', required: true, options: statusOptions },
-    { name: 'partnerNr', label: 'bewegungsdaten:fields.partner', kind: 'select', required: true, choices: choicesOf('partnerNr') },
-    { name: 'standortNr', label: 'bewegungsdaten:fields.standort', kind: 'select', required: true, choices: choicesOf('standortNr') },
-    { name: 'produktNr', label: 'bewegungsdaten:fields.produkt', kind: 'select', required: true, choices: choicesOf('produktNr') },
-    { name: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', kind: 'select', options: gruppenOptions, hint: 'bewegungsdaten:hints.produktgruppe' },
-    { name: names.menge, label: `${resource}:fields.${names.menge}`, kind: 'decimal', required: true },
-    { name: names.einheit, label: 'bewegungsdaten:fields.einheit', kind: 'select', required: true, options: EINHEITEN.map((u) => ({ value: u, label: `bewegungsdaten:einheiten.${u}` })) },
-    { name: 'biogehalt', label: 'bewegungsdaten:fields.biogehalt', kind: 'decimal', hint: 'bewegungsdaten:hints.biogehalt' },
-    { name: 'typ', label: 'bewegungsdaten:fields.typ', kind: 'text', maxLength: 50, hint: 'bewegungsdaten:hints.typ' },
-    { name: 'contractNumber', label: 'bewegungsdaten:fields.contractNumber', kind: 'text', maxLength: 100 },
-    { name: 'incoterm', label: 'bewegungsdaten:fields.incoterm', kind: 'select', options: INCOTERMS.map((i) => ({ value: i, label: `bewegungsdaten:incoterms.${i}` })) },
-    { name: 'vehicleName', label: 'bewegungsdaten:fields.vehicleName', kind: 'text', maxLength: 100 },
-    { name: 'kommentar', label: 'bewegungsdaten:fields.kommentar', kind: 'textarea', maxLength: 2000 },
+    { name: names.datum, label: `${resource}:fields.${names.datum}`, kind: 'date', required: true, group: lieferung },
+    { name: 'status', label: 'bewegungsdaten:fields.status', kind: 'select', required: true, options: statusOptions, group: lieferung },
+    { name: names.menge, label: `${resource}:fields.${names.menge}`, kind: 'decimal', required: true, group: lieferung },
+    { name: names.einheit, label: 'bewegungsdaten:fields.einheit', kind: 'select', required: true, options: EINHEITEN.map((u) => ({ value: u, label: `bewegungsdaten:einheiten.${u}` })), group: lieferung },
+    { name: 'partnerNr', label: 'bewegungsdaten:fields.partner', kind: 'select', required: true, choices: choicesOf('partnerNr'), group: beteiligte },
+    { name: 'standortNr', label: 'bewegungsdaten:fields.standort', kind: 'select', required: true, choices: choicesOf('standortNr'), group: beteiligte },
+    { name: 'produktNr', label: 'bewegungsdaten:fields.produkt', kind: 'select', required: true, choices: choicesOf('produktNr'), group: beteiligte },
+    { name: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', kind: 'select', options: gruppenOptions, hint: 'bewegungsdaten:hints.produktgruppe', group: beteiligte },
+    { name: 'biogehalt', label: 'bewegungsdaten:fields.biogehalt', kind: 'decimal', hint: 'bewegungsdaten:hints.biogehalt', group: beteiligte },
+    { name: 'typ', label: 'bewegungsdaten:fields.typ', kind: 'text', maxLength: 50, hint: 'bewegungsdaten:hints.typ', group: weiteres },
+    { name: 'contractNumber', label: 'bewegungsdaten:fields.contractNumber', kind: 'text', maxLength: 100, group: weiteres },
+    { name: 'incoterm', label: 'bewegungsdaten:fields.incoterm', kind: 'select', options: INCOTERMS.map((i) => ({ value: i, label: `bewegungsdaten:incoterms.${i}` })), group: weiteres },
+    { name: 'vehicleName', label: 'bewegungsdaten:fields.vehicleName', kind: 'text', maxLength: 100, group: weiteres },
+    { name: 'kommentar', label: 'bewegungsdaten:fields.kommentar', kind: 'textarea', maxLength: 2000, group: weiteres },
   ];
 }
 
@@ -280,13 +283,12 @@ export function deliveryEntity(spec: DeliverySpec): EntityConfig<Delivery> {
     prepare: prepareDelivery,
     lockedReason: deliveryLockedReason,
     badge: (r) => ({ label: `bewegungsdaten:status.${r.status}`, variant: STATUS_BADGE[r.status as Lieferstatus] ?? 'neutral' }),
-    async detailLocals({ scope, record }) {
-      if (!record) return {};
-      return {
-        extraSection: '../bewegungsdaten/referenzen',
-        referenzen: await deliveryMasterData(scope, record),
-        manuelleEingabe: record.manuelleEingabe === true,
-      };
-    },
+    // Partner, location and product as the delivery saw them (the versions it refers to): a tab of its own.
+    sections: [{
+      key: 'stammdaten',
+      label: 'bewegungsdaten:referenzen.tab',
+      view: 'bewegungsdaten/referenzen',
+      locals: async ({ scope, record }) => ({ referenzen: await deliveryMasterData(scope, record!), manuelleEingabe: record!.manuelleEingabe === true }),
+    }],
   };
 }

@@ -4,7 +4,7 @@ import { HttpError, type FieldError } from './errors.js';
 
 function messageKey(issue: z.core.$ZodIssue): string {
   // Our own field types name their message key (validation.*); zod's built-in messages are mapped below.
-  if (typeof issue.message === 'string' && /^validation\.[a-zA-Z]+$/.test(issue.message)) return issue.message;
+  if (typeof issue.message === 'string' && /^(validation\.[a-zA-Z]+|[a-z-]+:[a-zA-Z.]+)$/.test(issue.message)) return issue.message;
   switch (issue.code) {
     case 'too_big':
       return 'validation.tooLong';

@@ -9,9 +9,10 @@ import type { Meta, VersionedStore } from '../db/versioned.js';
 import type { Formatter } from '../http/format.js';
 import type { ChoiceOptions, ListDefinition } from '../http/list.js';
 import type { Area } from '../permissions/index.js';
+import type { FileKind } from './files.js';
 import type { RecordAction } from './service.js';
 
-export type FormFieldKind = 'text' | 'email' | 'decimal' | 'integer' | 'date' | 'select' | 'checkbox' | 'textarea';
+export type FormFieldKind = 'text' | 'email' | 'decimal' | 'integer' | 'date' | 'select' | 'checkbox' | 'textarea' | 'file';
 
 export interface FormField {
   name: string;
@@ -28,6 +29,11 @@ export interface FormField {
   autocomplete?: string;
   /** i18n key of the group (a fieldset with this legend) the field belongs to; see presenter.formGroups. */
   group?: string;
+  /**
+   * A file field (kind `file`): the kinds its content may be and its largest size. The schema checks it with
+   * fileField() (src/records/files.ts); the record keeps a FileRef, downloaded at `…/{nr}/{name}`.
+   */
+  file?: { kinds: readonly FileKind[]; maxBytes?: number };
 }
 
 /**

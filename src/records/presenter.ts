@@ -4,10 +4,14 @@
 // (fieldsets). Pure, so views/records/detail.ejs only lays out what this decides.
 import type { Formatter } from '../http/format.js';
 import type { FormField } from './entity.js';
+import type { FileRef } from './files.js';
 
 type T = (key: string | string[], options?: Record<string, unknown>) => string;
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/** A stored file's reference, as a file field's value and its versions hold it (src/records/files.ts). */
+const isFileRef = (v: unknown): v is FileRef => typeof v === 'object' && v !== null && typeof (v as FileRef).sha256 === 'string' && typeof (v as FileRef).name === 'string';
 
 /**
  * A stored decimal as the form shows it: the language's decimal separator, no grouping and no trailing zeros,
@@ -40,6 +44,7 @@ export function historyValue(
   const own = ctx.own?.(field, value, { fmt: ctx.fmt, t: ctx.t });
   if (own !== undefined) return ([] as unknown[]).concat(own).map(String);
   if (value === null || value === undefined || value === '') return ['–'];
+  if (isFileRef(value)) return [`${value.name} (${ctx.fmt.number(Math.max(1, Math.round(value.size / 1024)), 0)} KB)`];
   const option = def?.options?.find((o) => o.value === String(value));
   if (option) return [option.raw ? option.label : ctx.t(option.label)];
   if (field === 'status') return [ctx.t(`records:status.${value}`)];

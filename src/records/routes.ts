@@ -22,6 +22,7 @@ import { actorOf, tenantScope } from '../http/tenant.js';
 import { parseOr400 } from '../http/validate.js';
 import { can } from '../permissions/index.js';
 import type { EntityConfig } from './entity.js';
+import { checkUpload, readFile, receiveFiles, sendFile, type FileRef, type Upload } from './files.js';
 import { fieldLabel, formGroups, formValue, historyValue } from './presenter.js';
 import { lockProblem, mentioned, recordService } from './service.js';
 
@@ -55,6 +56,9 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   const service = recordService(cfg);
   const rec = cfg as unknown as EntityConfig<Record<string, unknown>>;
   const detailHref = (res: Response, nr: string) => `${base(res)}/${encodeURIComponent(nr)}`;
+  const fileFields = cfg.form.filter((f) => f.kind === 'file');
+  /** A form with file fields is multipart: its files are parsed by the route, after the CSRF check (files.ts). */
+  const receive = (req: Request, res: Response) => (fileFields.length ? receiveFiles(req, res, fileFields.map((f) => f.name)) : Promise.resolve());
 
   /** The record if it exists and lies in the user's locations; else 404 (never "forbidden": no hint it exists). */
   async function load(res: Response, nr: string, action: 'view' | 'edit' = 'view') {
@@ -213,7 +217,10 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   pages.post(`/${cfg.path}`, ...editGuards, (req, res) =>
     submitForm(
       req, res,
-      async () => detailHref(res, (await service.create(scopeOf(res, 'edit'), actorOf(req, res), validateAll(req.body, true))).nr),
+      async () => {
+        await receive(req, res);
+        return detailHref(res, (await service.create(scopeOf(res, 'edit'), actorOf(req, res), validateAll(req.body, true))).nr);
+      },
       (errors, err) => detailPage(req, res, { title: req.t(`${cfg.ns}:create`), record: null, values: req.body ?? {}, errors, errorSummary: summaryOf(err, req) }),
     ),
   );
@@ -236,6 +243,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     try {
       const lock = lockProblem(rec, record);
       if (lock) throw new HttpError(409, 'RECORD_LOCKED', lock.message);
+      await receive(req, res);
       const { nr = record.nr, ...fields } = validateAll(req.body, true);
       if (nr !== record.nr && req.body?.confirmNr !== nr) {
         return await detailPage(req, res, { title: `${req.t(`${cfg.ns}:one`)} ${record.nr}`, record, values: req.body, confirmNr: nr });
@@ -283,6 +291,29 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
       const { scope, record } = await load(res, apiNr(req.params.nr), right === 'view' ? 'view' : 'edit');
       const done = await service.act(scope, actorOf(req, res), record.nr, action.name, req.body, basedOnVersion(req));
       res.status(done.status ?? 200).json({ success: true, data: done.data ?? visible(scope, done.record) });
+    });
+  }
+
+  // Each file field: downloaded at …/{nr}/{field} (page and API), replaced through the API with a multipart
+  // PUT whose file part is `file` (as the imports take it); a replaced file is a new version.
+  for (const field of fileFields) {
+    const download = async (req: Request, res: Response, nr: string) => {
+      const { scope, record } = await load(res, nr);
+      const ref = record[field.name] as FileRef | null;
+      const content = ref ? await readFile(scope, ref) : null;
+      if (!ref || !content) throw new HttpError(404, 'NOT_FOUND', 'records:files.none');
+      sendFile(res, ref, content);
+    };
+    pages.get(`/${detailPath}/${field.name}`, ...guardsFor(detailPath), (req, res) => download(req, res, String(req.params.id)));
+    api.get(`/${cfg.resource}/:nr/${field.name}`, view, (req, res) => download(req, res, apiNr(req.params.nr)));
+    api.put(`/${cfg.resource}/:nr/${field.name}`, edit, async (req, res) => {
+      const { scope, record } = await load(res, apiNr(req.params.nr), 'edit');
+      await receiveFiles(req, res, ['file'], field.file?.maxBytes);
+      const sent = req.body?.file as Upload | undefined;
+      const checked = sent ? checkUpload(sent, { kinds: field.file?.kinds ?? ['pdf'], maxBytes: field.file?.maxBytes }) : { problem: 'records:files.missing' };
+      if ('problem' in checked) throw new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: 'file', message: checked.problem, params: checked.params }]);
+      const saved = await service.update(scope, actorOf(req, res), record.nr, { [field.name]: checked } as Partial<T>, basedOnVersion(req));
+      res.json({ success: true, data: visible(scope, saved) });
     });
   }
 

@@ -13,6 +13,7 @@ import { HttpError } from '../http/errors.js';
 import { fieldErrors } from '../http/validate.js';
 import type { Action } from '../permissions/index.js';
 import type { EntityConfig } from './entity.js';
+import { storeUploads } from './files.js';
 
 /** Who writes: the user (for the version's author and the audit), the tenant and the address (audit). */
 export interface Actor {
@@ -143,7 +144,7 @@ export function recordService<T extends Rec>(cfg: EntityConfig<T>): RecordServic
   }
 
   async function save(tx: TenantScope, actor: Actor, before: T & Meta, input: Partial<T> & { status?: string }): Promise<T & Meta> {
-    const fields = await prepared(tx, before, input);
+    const fields = await storeUploads(tx, await prepared(tx, before, input), actor.user.id);
     const where = locationProblem(rec, tx, before.nr, before, fields);
     if (where) throw refusedLocation(where);
     return store.write(tx, before, fields, actor.user.id);
@@ -161,7 +162,7 @@ export function recordService<T extends Rec>(cfg: EntityConfig<T>): RecordServic
         const nr = typed ?? (await cfg.generateNr!(tx));
         const where = locationProblem(rec, tx, nr, null, fields);
         if (where) throw refusedLocation(where);
-        const record = await store.insert(tx, nr, fields, actor.user.id);
+        const record = await store.insert(tx, nr, await storeUploads(tx, fields, actor.user.id), actor.user.id);
         await writeAudit(tx, entry(actor, 'create', nr, undefined, record));
         return record;
       });

@@ -30,8 +30,8 @@ export function normalizeHeader(s: string): string {
   return s.normalize('NFC').toLowerCase().replace(/[\s\u00ad\u200b\ufeff]+/g, '');
 }
 
-/** Fields a file may set: the entity's form fields (the number is its own column). */
-export const importFields = (cfg: EntityConfig<Record<string, unknown>>): FormField[] => cfg.form;
+/** Fields a file may set: the entity's form fields but its files (the number is its own column). */
+export const importFields = (cfg: EntityConfig<Record<string, unknown>>): FormField[] => cfg.form.filter((f) => f.kind !== 'file');
 
 function requiredFields(cfg: EntityConfig<Record<string, unknown>>): FormField[] {
   return importFields(cfg).filter((f) => f.required && !(cfg.defaults && f.name in cfg.defaults));

@@ -4,7 +4,6 @@
 // and changes only the rules of those.
 import type { TenantScope } from '../../db/scope.js';
 import type { Meta } from '../../db/versioned.js';
-import type { Formatter } from '../../http/format.js';
 import type { ListDefinition } from '../../http/list.js';
 import { referencedByMovementData } from '../bewegungsdaten/references.js';
 import type { EntityConfig } from '../../records/entity.js';
@@ -12,7 +11,7 @@ import { statusAction } from '../../records/actions.js';
 import { addressFormFields } from '../stammdaten/address.js';
 import { formatSnapshot, regelnOf, restrictSnapshot, standortChoices } from './regeln.js';
 import { regelnRoutes } from './regeln-routes.js';
-import { TauschpartnerSchema, tauschpartnerStore, type Tauschpartner } from './store.js';
+import { TauschpartnerSchema, VERTRAG_KINDS, tauschpartnerStore, type Tauschpartner } from './store.js';
 
 const list: ListDefinition<Tauschpartner & Meta> = {
   id: 'tauschpartner',
@@ -68,6 +67,7 @@ export const tauschpartnerConfig: EntityConfig<Tauschpartner> = {
     { name: 'name', label: 'tauschpartner:fields.name', kind: 'text', required: true, maxLength: 200, autocomplete: 'organization' },
     { name: 'gruppe', label: 'tauschpartner:fields.gruppe', kind: 'text', maxLength: 100, hint: 'tauschpartner:hints.gruppe' },
     { name: 'vertrag', label: 'tauschpartner:fields.vertrag', kind: 'text', maxLength: 100 },
+    { name: 'vertragDatei', label: 'tauschpartner:fields.vertragDatei', kind: 'file', file: { kinds: VERTRAG_KINDS } },
     { name: 'email', label: 'tauschpartner:fields.email', kind: 'email', maxLength: 254, autocomplete: 'email' },
     ...addressFormFields('tauschpartner'),
   ],

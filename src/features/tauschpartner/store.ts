@@ -3,6 +3,10 @@
 import { z } from 'zod';
 import { VersionedStore } from '../../db/versioned.js';
 import { ADDRESS_COLUMNS, addressFields, optionalEmail, optionalText, requiredText } from '../../http/fields.js';
+import { fileField, type CheckedUpload, type FileKind, type FileRef } from '../../records/files.js';
+
+/** What a partner's contract document may be. */
+export const VERTRAG_KINDS: readonly FileKind[] = ['pdf', 'png', 'jpeg'];
 
 export const TauschpartnerSchema = z.object({
   name: requiredText(200),
@@ -10,6 +14,8 @@ export const TauschpartnerSchema = z.object({
   email: optionalEmail(),
   gruppe: optionalText(100),
   vertrag: optionalText(100),
+  // The signed contract as a PDF or a scan: stored with the partner, each replacement a new version.
+  vertragDatei: fileField({ kinds: VERTRAG_KINDS }),
 });
 
 /** The values of one rule (its location aside). Decimals are exact strings. */
@@ -23,12 +29,12 @@ export interface RegelWerte {
 /** The rules of a version: per location number, in order of priority. */
 export type RegelnSnapshot = Record<string, RegelWerte[]>;
 
-export type Tauschpartner = z.infer<typeof TauschpartnerSchema> & { regeln?: RegelnSnapshot | null };
+export type Tauschpartner = Omit<z.infer<typeof TauschpartnerSchema>, 'vertragDatei'> & { vertragDatei?: CheckedUpload | FileRef | null; regeln?: RegelnSnapshot | null };
 
 export const tauschpartnerStore = new VersionedStore<Tauschpartner>({
   table: 'tauschpartner',
   fields: {
-    name: 'name', ...ADDRESS_COLUMNS, email: 'email', gruppe: 'gruppe', vertrag: 'vertrag',
+    name: 'name', ...ADDRESS_COLUMNS, email: 'email', gruppe: 'gruppe', vertrag: 'vertrag', vertragDatei: 'vertrag_datei',
     regeln: 'regeln',
   },
 });

@@ -160,7 +160,10 @@ export const COUNT_CAP = 10_000;
 export const FILTER_MAX_LENGTH = 200;
 const MAX_PAGE = 1_000_000;
 
-/** Parameters every list knows besides its filters. `format` picks an export; its writers check its value. */
+/**
+ * Parameters every list knows besides its filters (`q` only a list with search columns). `format` picks an
+ * export; its writers check its value.
+ */
 export const LIST_PARAMETERS = ['q', 'sort', 'page', 'pageSize', 'format'] as const;
 
 /**
@@ -226,7 +229,8 @@ export function parseListState<R, S extends ListSource>(
   const refuse = (field: string, message: string, params: Record<string, unknown> = {}) =>
     errors.push({ field, message, params: { name: field.slice(0, 60), ...params } });
   const filterOf = new Map(def.filters.map((f) => [f.key, f]));
-  const common = new Set<string>(LIST_PARAMETERS);
+  // A list without search columns does not know `q`: a search it would ignore must not look applied.
+  const common = new Set<string>(LIST_PARAMETERS.filter((p) => p !== 'q' || def.search.length > 0));
   /** Filter key → the parameter its value came in (its key or an alias). */
   const sentAs = new Map<string, string>();
   const given: Record<string, string> = {};
@@ -654,7 +658,7 @@ export function listView<R, S extends ListSource>(
     filters: def.filters.map((f) => ({
       ...f,
       label: t(f.label),
-      value: opts.input?.filters[f.key] ?? state.filters[f.key] ?? '',
+      value: state.filters[f.key] ?? opts.input?.filters[f.key] ?? '',
       options: f.options?.map((o) => ({ value: o.value, label: o.raw ? o.label : t(o.label) })),
     })),
     active: Boolean(state.q) || Object.keys(state.filters).length > 0,

@@ -2,6 +2,7 @@
 // and personal settings.
 import type { Knex } from 'knex';
 import type { Principal, Role } from '../permissions/index.js';
+import { DEFAULT_PAGE_SIZE } from '../http/page-size.js';
 
 export interface UserSettings {
   language: 'de' | 'en';
@@ -16,7 +17,7 @@ export interface UserSettings {
 
 export const DEFAULT_SETTINGS: UserSettings = {
   language: 'de',
-  itemsPerPage: 10,
+  itemsPerPage: DEFAULT_PAGE_SIZE,
   emailNotifications: true,
   browserNotifications: true,
   compactMode: false,

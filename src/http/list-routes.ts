@@ -2,10 +2,10 @@
 // route tree and scoped to tenant and permitted locations. A feature calls these two and writes no list code.
 import type { Router } from 'express';
 import type { Knex } from 'knex';
-import { HttpError } from './errors.js';
 import { formatter } from './format.js';
 import { guardsFor } from './guards.js';
-import { fetchPage, listView, parseListState, streamCsv, withChoices, type ListDefinition } from './list.js';
+import { listView, streamCsv, type ListDefinition } from './list.js';
+import { pageOrRefusal, readListApi, readListRequest, registerList } from './list-request.js';
 import { tenantScope } from './tenant.js';
 import { requireApiPermission } from './api.js';
 import { can, type Area } from '../permissions/index.js';
@@ -25,19 +25,21 @@ export interface ListPageOptions {
 }
 
 export function mountListPage<R>(router: Router, knex: Knex, declared: ListDefinition<R>, opts: ListPageOptions): void {
+  registerList(declared, { page: opts.path });
   router.get(`/${opts.path}`, ...guardsFor(opts.path), async (req, res) => {
     const scope = tenantScope(knex, res, opts.area);
-    const def = await withChoices(declared, scope);
-    const { state, errors } = parseListState(def, req.query as Record<string, unknown>, res.locals.currentUser?.settings.itemsPerPage ?? 10);
+    const list = await readListRequest(req, res, declared, scope);
+    const { def, state, errors, input } = list;
     const fmt = formatter(res.locals.currentUser!.settings, res.locals.lang);
-    if (req.query.format === 'csv') {
+    // A refused parameter exports nothing: the page says what was wrong.
+    if (req.query.format === 'csv' && !errors.length) {
       return streamCsv(def, scope, state, res, { fmt, t: req.t, lang: res.locals.lang, filename: opts.filename });
     }
-    const result = await fetchPage(def, scope, state);
+    const result = await pageOrRefusal(res, list, scope);
     const base = `/${res.locals.lang}/${opts.path}`;
     await res.page(opts.view, {
       title: req.t(opts.title),
-      list: listView(def, state, result, { base, lang: res.locals.lang, t: req.t, fmt, caption: req.t(opts.title), errors }),
+      list: listView(def, state, result, { base, lang: res.locals.lang, t: req.t, fmt, caption: req.t(opts.title), errors, input }),
       canEdit: can(res.locals.principal!, 'edit', opts.area),
       createPath: opts.createPath ?? 'neu',
     });
@@ -46,12 +48,10 @@ export function mountListPage<R>(router: Router, knex: Knex, declared: ListDefin
 
 /** GET /api/<resource>: strict about its parameters (a client's mistake is a 400 naming the parameter). */
 export function mountListApi<R>(router: Router, knex: Knex, declared: ListDefinition<R>, resource: string, area: Area): void {
+  registerList(declared, { api: resource });
   router.get(`/${resource}`, requireApiPermission(area, 'view'), async (req, res) => {
     const scope = tenantScope(knex, res, area);
-    const def = await withChoices(declared, scope);
-    const { state, errors } = parseListState(def, req.query as Record<string, unknown>, res.locals.currentUser?.settings.itemsPerPage ?? 10);
-    if (errors.length) throw new HttpError(400, 'BAD_REQUEST', 'errors.badRequest', errors);
-    const result = await fetchPage(def, scope, state);
+    const { def, state, result } = await readListApi(req, res, declared, scope);
     res.json({
       data: result.rows, total: result.total, totalExact: result.totalExact, page: result.page, pageSize: state.pageSize,
       ...(def.totals?.length ? { totals: result.totals } : {}),

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TenantScope } from '../db/scope.js';
 import { einlieferungConfig } from '../features/einlieferungen/config.js';
 import { createTestApp, type TestApp } from '../testing/app.js';
-import { fetchPage, parseListState } from './list.js';
+import { fetchPage, isDay, listHref, parseListState } from './list.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -31,5 +31,36 @@ describe('fetchPage', () => {
     expect(capped).toMatchObject({ total: 50, totalExact: false, page: 3, totals: { summeLiter: null, summeKg: null } });
     const exact = await fetchPage(def, scope, state);
     expect(capped.rows.map((r) => r.nr)).toEqual(exact.rows.map((r) => r.nr));
+  });
+});
+
+describe('parseListState', () => {
+  const def = einlieferungConfig.list;
+
+  it('takes empty values as no filter, the spec\'s alias as its filter, and refuses by the name that was sent', () => {
+    const offered = { ...def, filters: def.filters.map((f) => (f.key === 'standortNr' ? { ...f, options: [{ value: '1001', label: '1001', raw: true }] } : f)) };
+    expect(parseListState(offered, { q: '', von: '', standort: '1001' }, 10)).toEqual({
+      state: { q: '', filters: { standortNr: '1001' }, sort: def.defaultSort, page: 1, pageSize: 10 },
+      errors: [],
+      input: { q: '', filters: { von: '', standortNr: '1001' } },
+    });
+    const { errors } = parseListState(offered, { standortNr: '1001', standort: '1002', partner: ['a', 'b'], Standort: '1' }, 10);
+    expect(errors.map((e) => [e.field, e.message])).toEqual([
+      ['standort', 'list.errors.twice'],
+      ['partner', 'list.errors.once'],
+      ['Standort', 'list.errors.unknown'],
+    ]);
+  });
+
+  it('keeps an asked page size in the links, and leaves a default sort out where asked to', () => {
+    const { state } = parseListState(def, { pageSize: '25', page: '2' }, 10);
+    expect(listHref('/x', state)).toBe('/x?sort=entladedatum%3Adesc&pageSize=25&page=2');
+    expect(listHref('/x', state, { page: 1 }, def.defaultSort)).toBe('/x?pageSize=25');
+    expect(listHref('/x', parseListState(def, { pageSize: '10' }, 10).state, {}, def.defaultSort)).toBe('/x');
+  });
+
+  it('knows days that exist', () => {
+    expect(['2024-02-29', '2025-12-31', '0001-01-01'].map(isDay)).toEqual([true, true, true]);
+    expect(['2025-02-29', '2026-02-30', '2025-13-01', '2025-1-1', '31.12.2025', '2025-12-31T00:00'].map(isDay)).toEqual([false, false, false, false, false, false]);
   });
 });

@@ -1,15 +1,34 @@
 // The list-page machinery, built once: each feature declares its columns, filters and base query; this module
-// parses the list state from the URL (search, filters, sort, page), runs the query through the tenant scope,
-// and streams the CSV export of exactly what the filters show. Pages (views/partials/ui/list-page.ejs) and
-// the JSON API (`{data,total,page,pageSize}`) share it, so a list behaves the same everywhere.
+// parses the list state from the URL (search, filters, sort, page), runs the query through the list's source
+// (the tenant scope for tenant data, a platform source for users, tenants and the audit log), and streams the
+// CSV export of exactly what the filters show. Pages (views/partials/ui/list-page.ejs and the platform lists'
+// own views) and the JSON API (`{data,total,page,pageSize}`) share it, so a list behaves the same everywhere.
 import type { Response } from 'express';
 import type { Knex } from 'knex';
 import { stringify } from 'csv-stringify/sync';
-import { z } from 'zod';
-import type { TenantScope } from '../db/scope.js';
+import { TenantScope } from '../db/scope.js';
 import type { FieldError } from './errors.js';
 import { countKey, recall, remember } from './list-counts.js';
 import type { Formatter } from './format.js';
+import { isPageSize, MAX_PAGE_SIZE } from './page-size.js';
+
+export { MAX_PAGE_SIZE } from './page-size.js';
+
+/**
+ * Where a list's queries run. A TenantScope is one (tenant data: every query limited to the tenant and run as
+ * the tenant); users, tenants and the audit log are platform tables that span tenants, read through a
+ * platformSource() whose definition's query carries the feature's own visibility rule.
+ */
+export interface ListSource {
+  readonly knex: Knex | Knex.Transaction;
+  /** Makes a query built on `knex` (an aggregate over the list's query, say) run where the list's queries run. */
+  scoped<Q extends Knex.QueryBuilder>(qb: Q): Q;
+}
+
+/** The source of a list over platform tables: its queries run on the connection as built. */
+export function platformSource(knex: Knex): ListSource {
+  return { knex, scoped: (qb) => qb };
+}
 
 export type ColumnKind = 'text' | 'number' | 'date' | 'datetime' | 'boolean';
 
@@ -41,7 +60,7 @@ export interface ListColumn<R> {
 
 export type FilterKind = 'text' | 'select' | 'dateFrom' | 'dateTo' | 'boolean';
 
-export interface ListFilter {
+export interface ListFilter<S extends ListSource = TenantScope> {
   key: string;
   label: string;
   kind: FilterKind;
@@ -49,6 +68,16 @@ export interface ListFilter {
   sql: string;
   /** Choices of a select filter: values and i18n keys (or plain labels with `raw`). */
   options?: { value: string; label: string; raw?: boolean }[];
+  /** Longest value accepted (default FILTER_MAX_LENGTH). */
+  maxLength?: number;
+  /** A text filter's values must match this (e.g. a machine name). */
+  pattern?: RegExp;
+  /** Brings a value into the form the options and the query use (e.g. upper case), before it is checked. */
+  normalise?: (value: string) => string;
+  /** i18n key of the message for a refused value, instead of the kind's own. */
+  message?: string;
+  /** The condition, when it is not the kind's own on `sql` (e.g. days in the user's time zone). */
+  where?: (qb: Knex.QueryBuilder, value: string, source: S) => void;
 }
 
 /** A sum over everything the filters show (e.g. the quantity in litres), computed with the count. */
@@ -63,39 +92,44 @@ export interface ListTotal {
 
 export type ChoiceOptions = { value: string; label: string; raw?: boolean }[];
 
-export interface ListDefinition<R> {
+export interface ListDefinition<R, S extends ListSource = TenantScope> {
   id: string;
   columns: ListColumn<R>[];
-  filters: ListFilter[];
+  filters: ListFilter<S>[];
   /** SQL columns the free-text search looks in. */
   search: string[];
   defaultSort: { key: string; dir: 'asc' | 'desc' };
   /** Unique SQL expression that makes every order stable (the key). */
   tieBreaker: string;
-  /** The base query: select and joins, limited by the scope (tenant and locations). */
-  query(scope: TenantScope): Knex.QueryBuilder;
+  /** The base query: select and joins, limited by the source (tenant and locations, or who may see what). */
+  query(source: S): Knex.QueryBuilder;
   /**
    * Columns from other tables (names), joined only to the rows a page or an export shows, after paging: the
    * count and the rows OFFSET skips never pay for them. `alias` is the list table's alias in `query`.
    */
-  joined?: { alias: string; add(scope: TenantScope, qb: Knex.QueryBuilder): Knex.QueryBuilder };
+  joined?: { alias: string; add(source: S, qb: Knex.QueryBuilder): Knex.QueryBuilder };
   /**
-   * The table whose change counter (Tabellenstand) tells whether a remembered count and sums still hold
-   * (src/http/list-counts.ts); without it every page counts.
+   * The tenant table whose change counter (Tabellenstand) tells whether a remembered count and sums still hold
+   * (src/http/list-counts.ts); without it every page counts. Only for lists read through a TenantScope.
    */
   countsFollow?: string;
+  /**
+   * Count every matching row, never stopping at COUNT_CAP: for lists whose API shape has no `totalExact`
+   * (users, tenants, the audit log: they always counted exactly).
+   */
+  countAll?: boolean;
   /** Maps a database row to the row the views and the API show. */
   toRow(db: Record<string, unknown>): R;
   /** Sums shown below the list, in the API (`totals`) and at the end of the CSV. */
   totals?: ListTotal[];
-  /** Choices of select filters that come from the tenant's data (its locations, products, …), by filter key. */
-  choices?(scope: TenantScope): Promise<Record<string, ChoiceOptions>>;
+  /** Choices of select filters that come from the data (a tenant's locations, products, …), by filter key. */
+  choices?(source: S): Promise<Record<string, ChoiceOptions>>;
 }
 
-/** The definition with the choices of its data-backed filters filled in for this scope. */
-export async function withChoices<R>(def: ListDefinition<R>, scope: TenantScope): Promise<ListDefinition<R>> {
+/** The definition with the choices of its data-backed filters filled in for this source. */
+export async function withChoices<R, S extends ListSource>(def: ListDefinition<R, S>, source: S): Promise<ListDefinition<R, S>> {
   if (!def.choices) return def;
-  const choices = await def.choices(scope);
+  const choices = await def.choices(source);
   return { ...def, filters: def.filters.map((f) => (choices[f.key] ? { ...f, options: choices[f.key] } : f)) };
 }
 
@@ -105,58 +139,174 @@ export interface ListState {
   sort: { key: string; dir: 'asc' | 'desc' };
   page: number;
   pageSize: number;
+  /** The request asked for its page size: the list's links keep asking for it. */
+  pageSizeAsked?: boolean;
 }
 
-export const MAX_PAGE_SIZE = 500;
+/** What the request's list parameters said, as typed (trimmed), so a form shows a refused value back. */
+export interface ListInput {
+  q: string;
+  /** By filter key (an alias's value under the filter it stands for). */
+  filters: Record<string, string>;
+}
 
 /**
  * Lists count at most this many rows exactly; beyond it they say "more than 10,000" and leave out the sums
  * (the CSV export has them), so a page never scans a big tenant's whole table to count it.
  */
 export const COUNT_CAP = 10_000;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Longest search text and filter value a list accepts (the forms' maxlength). */
+export const FILTER_MAX_LENGTH = 200;
+const MAX_PAGE = 1_000_000;
 
 /**
- * Reads the list state from query parameters. Values that make no sense are dropped (and reported), so a
- * hand-edited or outdated bookmark still shows a list instead of an error.
+ * Parameters every list knows besides its filters (`q` only a list with search columns). `format` picks an
+ * export; its writers check its value.
  */
-export function parseListState<R>(def: ListDefinition<R>, query: Record<string, unknown>, defaultPageSize: number): { state: ListState; errors: FieldError[] } {
+export const LIST_PARAMETERS = ['q', 'sort', 'page', 'pageSize', 'format'] as const;
+
+/**
+ * The spec's parameter names for the filters whose keys name the number (`standortNr`, …): accepted on every
+ * list that has the filter (and no filter of the alias's own name), pages and API alike.
+ */
+export const FILTER_ALIASES: Readonly<Record<string, string>> = { standort: 'standortNr', partner: 'partnerNr', produkt: 'produktNr' };
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** No control characters: PostgreSQL refuses NUL in text, and no search or filter value needs one. */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const WHOLE = /^\d{1,9}$/;
+
+/** A calendar day as YYYY-MM-DD that exists (2026-02-30 does not). */
+export function isDay(value: string): boolean {
+  const m = DAY.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  // setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999.
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
+  return y >= 1 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/** The filter an alias stands for in this list, if any. */
+function aliasTarget<S extends ListSource>(filters: ListFilter<S>[], name: string): string | undefined {
+  const target = Object.hasOwn(FILTER_ALIASES, name) ? FILTER_ALIASES[name] : undefined;
+  return target && filters.some((f) => f.key === target) && !filters.some((f) => f.key === name) ? target : undefined;
+}
+
+/** Why a filter value is refused (i18n key and its values), or null when it is accepted. */
+function refusal<S extends ListSource>(f: ListFilter<S>, value: string): { message: string; params?: Record<string, unknown> } | null {
+  const max = f.maxLength ?? FILTER_MAX_LENGTH;
+  if (value.length > max) return { message: 'list.errors.tooLong', params: { max } };
+  if (CONTROL.test(value)) return { message: 'list.errors.characters' };
+  const own = (fallback: string) => ({ message: f.message ?? fallback });
+  switch (f.kind) {
+    case 'text':
+      return f.pattern && !f.pattern.test(value) ? own('list.errors.invalid') : null;
+    case 'select':
+      return (f.options ?? []).some((o) => o.value === value) ? null : own('list.errors.choice');
+    case 'dateFrom':
+    case 'dateTo':
+      return isDay(value) ? null : own('list.errors.date');
+    case 'boolean':
+      return value === 'true' || value === 'false' ? null : own('list.errors.boolean');
+  }
+}
+
+/**
+ * Reads the list state from query parameters, strictly: every parameter must be one the list knows (the
+ * common ones, its filters and their aliases), given once, with a value that makes sense (a filter's value
+ * of its kind, an offered choice, a sortable column with asc or desc, a page from 1, a page size the rule
+ * allows). Each refused parameter is an error naming it as it was sent; callers answer 400 and show no rows,
+ * so a mistyped filter never looks like a list that was filtered. Empty values (a form's empty fields) are
+ * no filter.
+ */
+export function parseListState<R, S extends ListSource>(
+  def: ListDefinition<R, S>,
+  query: Record<string, unknown>,
+  defaultPageSize: number,
+): { state: ListState; errors: FieldError[]; input: ListInput } {
   const errors: FieldError[] = [];
-  const str = (v: unknown) => (typeof v === 'string' ? v : '');
-  const q = str(query.q).trim().slice(0, 200);
+  // The message names the parameter (cut short: it is whatever the address said).
+  const refuse = (field: string, message: string, params: Record<string, unknown> = {}) =>
+    errors.push({ field, message, params: { name: field.slice(0, 60), ...params } });
+  const filterOf = new Map(def.filters.map((f) => [f.key, f]));
+  // A list without search columns does not know `q`: a search it would ignore must not look applied.
+  const common = new Set<string>(LIST_PARAMETERS.filter((p) => p !== 'q' || def.search.length > 0));
+  /** Filter key → the parameter its value came in (its key or an alias). */
+  const sentAs = new Map<string, string>();
+  const given: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    const target = filterOf.has(name) ? name : aliasTarget(def.filters, name);
+    if (!target && !common.has(name)) {
+      refuse(name, 'list.errors.unknown');
+      continue;
+    }
+    // A repeated parameter arrives as an array, `a[b]=` as an object: one value each, or it is refused.
+    if (typeof value !== 'string') {
+      refuse(name, 'list.errors.once');
+      continue;
+    }
+    if (!target) {
+      given[name] = value.trim();
+      continue;
+    }
+    const before = sentAs.get(target);
+    if (before !== undefined) {
+      refuse(name, 'list.errors.twice', { other: before });
+      continue;
+    }
+    sentAs.set(target, name);
+  }
+
+  const input: ListInput = { q: given.q ?? '', filters: {} };
+  let q = '';
+  if (input.q.length > FILTER_MAX_LENGTH) refuse('q', 'list.errors.tooLong', { max: FILTER_MAX_LENGTH });
+  else if (CONTROL.test(input.q)) refuse('q', 'list.errors.characters');
+  else q = input.q;
+
   const filters: Record<string, string> = {};
   for (const f of def.filters) {
-    const value = str(query[f.key]).trim();
-    if (!value) continue;
-    const ok =
-      value.length <= 200 &&
-      (f.kind === 'text' ||
-        (f.kind === 'select' && (f.options ?? []).some((o) => o.value === value)) ||
-        ((f.kind === 'dateFrom' || f.kind === 'dateTo') && DATE.test(value) && !Number.isNaN(Date.parse(value))) ||
-        (f.kind === 'boolean' && (value === 'true' || value === 'false')));
-    if (ok) filters[f.key] = value;
-    else errors.push({ field: f.key, message: 'list.invalidFilter' });
+    const name = sentAs.get(f.key);
+    if (name === undefined) continue;
+    const typed = (query[name] as string).trim();
+    input.filters[f.key] = typed;
+    if (!typed) continue;
+    const value = f.normalise ? f.normalise(typed) : typed;
+    const refused = refusal(f, value);
+    if (refused) refuse(name, refused.message, refused.params);
+    else filters[f.key] = value;
   }
+  // A range whose end lies before its start would show nothing: a mistake, said as such.
+  for (const to of def.filters.filter((f) => f.kind === 'dateTo' && filters[f.key] !== undefined)) {
+    const from = def.filters.find((f) => f.kind === 'dateFrom' && f.sql === to.sql && filters[f.key] !== undefined);
+    if (from && filters[to.key] < filters[from.key]) {
+      refuse(sentAs.get(to.key)!, 'list.errors.reversed', { from: sentAs.get(from.key) });
+      delete filters[to.key];
+    }
+  }
+
   let sort = def.defaultSort;
-  const rawSort = str(query.sort);
-  if (rawSort) {
-    const [key, dir = 'asc'] = rawSort.split(':');
-    const col = def.columns.find((c) => c.key === key && c.sql);
-    if (col && (dir === 'asc' || dir === 'desc')) sort = { key, dir };
-    else errors.push({ field: 'sort', message: 'list.invalidSort' });
+  if (given.sort) {
+    const match = /^([^:]+):(asc|desc)$/.exec(given.sort);
+    const col = match && def.columns.find((c) => c.key === match[1] && c.sql);
+    if (match && col) sort = { key: col.key, dir: match[2] as 'asc' | 'desc' };
+    else refuse('sort', 'list.errors.sort', { fields: def.columns.filter((c) => c.sql).map((c) => c.key).join(', ') });
   }
-  const page = z.coerce.number().int().min(1).max(1_000_000).safeParse(query.page);
-  const size = z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).safeParse(query.pageSize);
-  if (query.page !== undefined && !page.success) errors.push({ field: 'page', message: 'list.invalidPage' });
+  let page = 1;
+  if (given.page) {
+    if (WHOLE.test(given.page) && Number(given.page) >= 1 && Number(given.page) <= MAX_PAGE) page = Number(given.page);
+    else refuse('page', 'list.errors.page', { max: MAX_PAGE });
+  }
+  let pageSize = defaultPageSize;
+  if (given.pageSize) {
+    if (WHOLE.test(given.pageSize) && isPageSize(Number(given.pageSize))) pageSize = Number(given.pageSize);
+    else refuse('pageSize', 'list.errors.pageSize', { max: MAX_PAGE_SIZE });
+  }
   return {
-    state: {
-      q,
-      filters,
-      sort,
-      page: page.success ? page.data : 1,
-      pageSize: size.success ? size.data : Math.min(defaultPageSize, MAX_PAGE_SIZE),
-    },
+    state: { q, filters, sort, page, pageSize, ...(given.pageSize && pageSize !== defaultPageSize ? { pageSizeAsked: true } : {}) },
     errors,
+    input,
   };
 }
 
@@ -165,8 +315,8 @@ function escapeLike(value: string): string {
 }
 
 /** The base query with search and filters applied (no order, no paging). */
-export function filtered<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState): Knex.QueryBuilder {
-  const qb = def.query(scope);
+export function filtered<R, S extends ListSource>(def: ListDefinition<R, S>, source: S, state: ListState): Knex.QueryBuilder {
+  const qb = def.query(source);
   if (state.q && def.search.length) {
     const like = escapeLike(state.q);
     qb.where((w) => def.search.forEach((col) => w.orWhereRaw(`cast(${col} as text) ilike ?`, [like])));
@@ -174,6 +324,10 @@ export function filtered<R>(def: ListDefinition<R>, scope: TenantScope, state: L
   for (const f of def.filters) {
     const value = state.filters[f.key];
     if (value === undefined) continue;
+    if (f.where) {
+      f.where(qb, value, source);
+      continue;
+    }
     switch (f.kind) {
       case 'text':
         qb.whereRaw(`cast(${f.sql} as text) ilike ?`, [escapeLike(value)]);
@@ -195,7 +349,7 @@ export function filtered<R>(def: ListDefinition<R>, scope: TenantScope, state: L
   return qb;
 }
 
-function ordered<R>(def: ListDefinition<R>, qb: Knex.QueryBuilder, state: ListState): Knex.QueryBuilder {
+function ordered<R, S extends ListSource>(def: ListDefinition<R, S>, qb: Knex.QueryBuilder, state: ListState): Knex.QueryBuilder {
   const col = def.columns.find((c) => c.key === state.sort.key && c.sql) ?? def.columns.find((c) => c.key === def.defaultSort.key)!;
   return qb.orderByRaw(`${col.sql} ${state.sort.dir}${col.notNull ? '' : ' nulls last'}, ${def.tieBreaker} ${state.sort.dir}`);
 }
@@ -210,20 +364,32 @@ export interface PageResult<R> {
   totals: Record<string, string | null>;
 }
 
-const sumOf = (scope: TenantScope, t: ListTotal) => scope.knex.raw(`coalesce(sum(??), 0) as ??`, [t.key, t.key]);
+/** What a list shows when its parameters were refused: no rows (never the unfiltered list). */
+export function emptyPage<R>(state: ListState): PageResult<R> {
+  return { rows: [], total: 0, totalExact: true, page: state.page, totals: {} };
+}
+
+/** The cap a list counts up to: COUNT_CAP, or none for lists that count everything (def.countAll). */
+const capOf = (def: { countAll?: boolean }): number | null => (def.countAll ? null : COUNT_CAP);
+
+/** The tenant scope whose change counter a list follows (def.countsFollow), if its source is one. */
+const followedScope = <R, S extends ListSource>(def: ListDefinition<R, S>, source: S): TenantScope | null =>
+  def.countsFollow && source instanceof TenantScope ? source : null;
+
+const sumOf = (source: ListSource, t: ListTotal) => source.knex.raw(`coalesce(sum(??), 0) as ??`, [t.key, t.key]);
 
 /** The query for count (up to `cap` + 1) and sums of what the filters show, over at most that many rows. */
-function countQuery<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, cap: number | null) {
-  const inner = filtered(def, scope, state).clearSelect().select(scope.knex.raw('1 as one'));
-  for (const t of def.totals ?? []) inner.select(scope.knex.raw(`${t.sql} as ??`, [t.key]));
+function countQuery<R, S extends ListSource>(def: ListDefinition<R, S>, source: S, state: ListState, cap: number | null) {
+  const inner = filtered(def, source, state).clearSelect().select(source.knex.raw('1 as one'));
+  for (const t of def.totals ?? []) inner.select(source.knex.raw(`${t.sql} as ??`, [t.key]));
   if (cap !== null) inner.limit(cap + 1);
-  const outer = scope.knex.from(inner.as('rows')).select(scope.knex.raw('count(*) as __count'));
-  for (const t of def.totals ?? []) outer.select(sumOf(scope, t));
+  const outer = source.knex.from(inner.as('rows')).select(source.knex.raw('count(*) as __count'));
+  for (const t of def.totals ?? []) outer.select(sumOf(source, t));
   return outer;
 }
 
 /** Total and sums from a row of countQuery(). */
-function readCount<R>(def: ListDefinition<R>, row: Record<string, unknown> | undefined, cap: number | null) {
+function readCount<R, S extends ListSource>(def: ListDefinition<R, S>, row: Record<string, unknown> | undefined, cap: number | null) {
   const count = Number(row?.__count ?? 0);
   const totalExact = cap === null || count <= cap;
   const totals: Record<string, string | null> = {};
@@ -231,34 +397,41 @@ function readCount<R>(def: ListDefinition<R>, row: Record<string, unknown> | und
   return { total: totalExact ? count : cap!, totalExact, totals };
 }
 
-async function countAndTotals<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, cap: number | null = COUNT_CAP) {
-  return readCount(def, (await scope.scoped(countQuery(def, scope, state, cap)).first()) as Record<string, unknown> | undefined, cap);
+async function countAndTotals<R, S extends ListSource>(def: ListDefinition<R, S>, source: S, state: ListState, cap: number | null = capOf(def)) {
+  return readCount(def, (await source.scoped(countQuery(def, source, state, cap)).first()) as Record<string, unknown> | undefined, cap);
 }
 
 /** The rows of one page, with the joined columns (def.joined) added to those rows only. */
-function pageRows<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, page: number): Knex.QueryBuilder {
-  const paged = ordered(def, filtered(def, scope, state), state).limit(state.pageSize).offset((page - 1) * state.pageSize);
+function pageRows<R, S extends ListSource>(def: ListDefinition<R, S>, source: S, state: ListState, page: number): Knex.QueryBuilder {
+  const paged = ordered(def, filtered(def, source, state), state).limit(state.pageSize).offset((page - 1) * state.pageSize);
   if (!def.joined) return paged;
   const { alias, add } = def.joined;
-  return scope.scoped(ordered(def, add(scope, scope.knex.from(paged.as(alias)).select(`${alias}.*`)), state));
+  return source.scoped(ordered(def, add(source, source.knex.from(paged.as(alias)).select(`${alias}.*`)), state));
 }
 
 /** A query of the list's rows with the joined columns (def.joined) added. */
-const withJoined = <R>(def: ListDefinition<R>, scope: TenantScope, qb: Knex.QueryBuilder) => (def.joined ? def.joined.add(scope, qb) : qb);
+const withJoined = <R, S extends ListSource>(def: ListDefinition<R, S>, source: S, qb: Knex.QueryBuilder) => (def.joined ? def.joined.add(source, qb) : qb);
 
 /**
  * The one statement of a list page (count, sums and the page's rows), as fetchPage sends it (list-plans.test.ts
  * EXPLAINs it). With a change counter (def.countsFollow) it reads the counter too, and counts only when the
  * counter no longer stands at `knownStand` (the database skips the count's plan otherwise).
  */
-export function pageStatement<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, cap = COUNT_CAP, knownStand?: string): Knex.QueryBuilder {
-  const { knex } = scope;
-  const rowsQuery = pageRows(def, scope, state, state.page).select(knex.raw('1 as __row'));
-  const count = countQuery(def, scope, state, cap);
-  if (!def.countsFollow) {
-    return scope.scoped(knex.select('c.*', 'r.*').from(count.as('c')).joinRaw('left join lateral ? as r on true', [rowsQuery as unknown as Knex.Raw]));
+export function pageStatement<R, S extends ListSource>(
+  def: ListDefinition<R, S>,
+  source: S,
+  state: ListState,
+  cap: number | null = capOf(def),
+  knownStand?: string,
+): Knex.QueryBuilder {
+  const { knex } = source;
+  const rowsQuery = pageRows(def, source, state, state.page).select(knex.raw('1 as __row'));
+  const count = countQuery(def, source, state, cap);
+  const scope = followedScope(def, source);
+  if (!scope) {
+    return source.scoped(knex.select('c.*', 'r.*').from(count.as('c')).joinRaw('left join lateral ? as r on true', [rowsQuery as unknown as Knex.Raw]));
   }
-  const stand = knex.raw('(select coalesce((select stand from tabellenstaende where mandant = ? and tabelle = ?), 0) as __stand) as g', [scope.mandant, def.countsFollow]);
+  const stand = knex.raw('(select coalesce((select stand from tabellenstaende where mandant = ? and tabelle = ?), 0) as __stand) as g', [scope.mandant, def.countsFollow!]);
   return scope.scoped(
     knex
       .select('g.__stand', 'c.*', 'r.*')
@@ -272,36 +445,53 @@ export function pageStatement<R>(def: ListDefinition<R>, scope: TenantScope, sta
 
 /**
  * One page with its total and sums, in one statement: the count joined with the page's rows (a lateral join,
- * so a page of an empty list is still the count's one row). Only a page beyond the end needs a second
- * statement, for the last page.
+ * so a page of an empty list is still the count's one row). A page beyond the end shows the last page
+ * (`clampPage`, for pages, where an old link should still show something; one more statement), or nothing
+ * (the API answers the page it was asked for).
  */
-export async function fetchPage<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, cap = COUNT_CAP): Promise<PageResult<R>> {
-  const key = def.countsFollow ? countKey(def.id, scope, state, cap) : null;
+export async function fetchPage<R, S extends ListSource>(
+  def: ListDefinition<R, S>,
+  source: S,
+  state: ListState,
+  cap: number | null = capOf(def),
+  { clampPage = true }: { clampPage?: boolean } = {},
+): Promise<PageResult<R>> {
+  const scope = followedScope(def, source);
+  const key = scope ? countKey(def.id, scope, state, cap) : null;
   const known = key ? recall(key) : undefined;
-  const joined = (await pageStatement(def, scope, state, cap, known?.stand)) as Record<string, unknown>[];
+  const joined = (await pageStatement(def, source, state, cap, known?.stand)) as Record<string, unknown>[];
   // The count came back (first time, or the table changed since): remember it; else the remembered one holds.
   let countRow = joined[0];
   if (key && countRow?.__count != null) remember(key, { stand: String(countRow.__stand), row: countRow });
   else if (known) countRow = known.row;
   const { total, totalExact, totals } = readCount(def, countRow, cap);
   let rows = joined.filter((r) => r.__row != null);
-  // A page beyond the end shows the last page.
   const lastPage = Math.max(1, Math.ceil(total / state.pageSize));
-  const page = Math.min(state.page, lastPage);
-  if (page !== state.page) rows = (await pageRows(def, scope, state, page)) as Record<string, unknown>[];
+  const page = clampPage ? Math.min(state.page, lastPage) : state.page;
+  if (page !== state.page) rows = (await pageRows(def, source, state, page)) as Record<string, unknown>[];
   return { rows: rows.map((r) => def.toRow(r)), total, totalExact, page, totals };
 }
 
-/** The query string of a list state with some parts changed (for sort links, paging and the export). */
-export function listHref(base: string, state: ListState, change: Partial<ListState> & { format?: string } = {}): string {
+/**
+ * The query string of a list state with some parts changed (for sort links, paging and the export). With
+ * `defaultSort`, the list's own order is left out of the address (lists whose links never named it).
+ */
+export function listHref(
+  base: string,
+  state: ListState,
+  change: Partial<ListState> & { format?: string } = {},
+  defaultSort?: ListState['sort'],
+): string {
   const next = { ...state, ...change };
   const params = new URLSearchParams();
   if (next.q) params.set('q', next.q);
   for (const [k, v] of Object.entries(next.filters)) params.set(k, v);
-  params.set('sort', `${next.sort.key}:${next.sort.dir}`);
+  if (!defaultSort || next.sort.key !== defaultSort.key || next.sort.dir !== defaultSort.dir) params.set('sort', `${next.sort.key}:${next.sort.dir}`);
+  if (next.pageSizeAsked) params.set('pageSize', String(next.pageSize));
   if (change.format) params.set('format', change.format);
   else if (next.page > 1) params.set('page', String(next.page));
-  return `${base}?${params.toString()}`;
+  const query = params.toString();
+  return query ? `${base}?${query}` : base;
 }
 
 /** Spreadsheet programs run cells that start with these as formulas: neutralised with a leading apostrophe. */
@@ -351,9 +541,9 @@ export const CSV_CHUNK = 500;
  * cursor would hold a transaction (and the embedded database's only connection) for as long as a slow client
  * takes to download.
  */
-export async function streamCsv<R>(
-  def: ListDefinition<R>,
-  scope: TenantScope,
+export async function streamCsv<R, S extends ListSource>(
+  def: ListDefinition<R, S>,
+  scope: S,
   state: ListState,
   res: Response,
   opts: { fmt: Formatter; t: (k: string) => string; lang: string; filename: string },
@@ -427,12 +617,27 @@ export async function streamCsv<R>(
   await new Promise((resolve) => res.once('finish', resolve));
 }
 
+type Translate = (k: string, o?: Record<string, unknown>) => string;
+
+/**
+ * Refused list parameters as a page shows them (views/partials/ui/list-errors.ejs): `field` is the filter the
+ * parameter set (its alias resolved), so the form marks that field; `label` names it as the form does, or
+ * names the parameter as it was sent.
+ */
+export function listErrorsView<S extends ListSource>(filters: ListFilter<S>[], errors: FieldError[], t: Translate) {
+  return errors.map((e) => {
+    const filter = filters.find((f) => f.key === e.field) ?? filters.find((f) => f.key === aliasTarget(filters, e.field));
+    const label = filter ? t(filter.label) : e.field;
+    return { field: filter?.key ?? e.field, param: e.field, label, message: t(e.message, e.params ?? {}) };
+  });
+}
+
 /** Everything views/partials/ui/list-page.ejs needs, translated and with its links built. */
-export function listView<R>(
-  def: ListDefinition<R>,
+export function listView<R, S extends ListSource>(
+  def: ListDefinition<R, S>,
   state: ListState,
   result: PageResult<R>,
-  opts: { base: string; lang: string; t: (k: string, o?: Record<string, unknown>) => string; fmt: Formatter; caption: string; errors?: FieldError[] },
+  opts: { base: string; lang: string; t: Translate; fmt: Formatter; caption: string; errors?: FieldError[]; input?: ListInput },
 ) {
   const { t, lang, base, fmt } = opts;
   const current = { ...state, page: result.page };
@@ -450,15 +655,16 @@ export function listView<R>(
   return {
     caption: opts.caption,
     base,
-    q: state.q,
+    // What the request said, refused values included, so the form shows what the user typed.
+    q: opts.input?.q ?? state.q,
     filters: def.filters.map((f) => ({
       ...f,
       label: t(f.label),
-      value: state.filters[f.key] ?? '',
+      value: state.filters[f.key] ?? opts.input?.filters[f.key] ?? '',
       options: f.options?.map((o) => ({ value: o.value, label: o.raw ? o.label : t(o.label) })),
     })),
     active: Boolean(state.q) || Object.keys(state.filters).length > 0,
-    errors: (opts.errors ?? []).map((e) => ({ field: e.field, message: t(e.message, e.params ?? {}) })),
+    errors: listErrorsView(def.filters, opts.errors ?? [], t),
     columns,
     rows: result.rows,
     total: result.total,

@@ -7,6 +7,7 @@ import type { i18n } from 'i18next';
 import { DEFAULT_SETTINGS, fullName } from '../auth/current-user.js';
 import { formatter } from './format.js';
 import { LANGUAGES } from './i18n.js';
+import { defaultPageSize } from './page-size.js';
 import type { Assets } from './assets.js';
 import { pathWithoutLang } from './language.js';
 import { sidebarFor } from './navigation.js';
@@ -77,7 +78,7 @@ export function setUpRendering({ assets, cacheViews, i18n: i18nInstance, idleMs,
         islands: false,
         session: { idleMs, countdownAfterMs },
         fmt: formatter(user?.settings ?? DEFAULT_SETTINGS, lang),
-        itemsPerPage: user?.settings.itemsPerPage ?? DEFAULT_SETTINGS.itemsPerPage,
+        itemsPerPage: defaultPageSize(user?.settings),
         ...locals,
       };
       // rmWhitespace: the templates' indentation and blank lines are dropped when they compile (a fifth of a list page's

@@ -1,6 +1,7 @@
 // Inputs of the account API and pages, validated at the edge. Field errors name the field.
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH } from '../../auth/password-policy.js';
+import { DEFAULT_PAGE_SIZE, isOfferedPageSize, PAGE_SIZES } from '../../http/page-size.js';
 
 const login = z.string().trim().min(1).max(254);
 const password = z.string().min(1).max(PASSWORD_MAX_LENGTH);
@@ -20,12 +21,12 @@ export const ChangePasswordBody = z
 
 export const TIMEZONES = ['Europe/Berlin', 'Europe/London', 'America/New_York'] as const;
 export const DATE_FORMATS = ['dd.MM.yyyy', 'yyyy-MM-dd', 'MM/dd/yyyy'] as const;
-export const PAGE_SIZES = [10, 25, 50, 100] as const;
+export { PAGE_SIZES };
 
 /** Settings type 1 (the settings screen); unknown keys are dropped. */
 export const UserSettingsSchema = z.object({
   language: z.enum(['de', 'en']).default('de'),
-  itemsPerPage: z.coerce.number().int().refine((n) => (PAGE_SIZES as readonly number[]).includes(n)).default(10),
+  itemsPerPage: z.coerce.number().int().refine(isOfferedPageSize).default(DEFAULT_PAGE_SIZE),
   emailNotifications: z.boolean().default(true),
   browserNotifications: z.boolean().default(true),
   compactMode: z.boolean().default(false),

@@ -2,9 +2,11 @@
 import { Router } from 'express';
 import type { AccountService } from '../../auth/services.js';
 import { requireApiPermission } from '../../http/api.js';
+import { readListApi, registerList } from '../../http/list-request.js';
 import { idOr404, parseOr400 } from '../../http/validate.js';
 import { actorOf } from '../../http/tenant.js';
-import { ListQuery, NewUserInput, ResetPasswordInput, StatusInput, UserId, UserInput } from './schema.js';
+import { userList } from './repo.js';
+import { NewUserInput, ResetPasswordInput, StatusInput, UserId, UserInput } from './schema.js';
 import { BenutzerService } from './service.js';
 
 export function benutzerApi(accounts: AccountService): Router {
@@ -15,11 +17,10 @@ export function benutzerApi(accounts: AccountService): Router {
     return idOr404(UserId, raw, 'errors.userNotFound');
   };
 
+  registerList(userList, { api: 'benutzer' });
   router.get('/benutzer', admin, async (req, res) => {
-    const q = parseOr400(ListQuery, req.query);
-    const pageSize = Math.min(q.pageSize ?? res.locals.currentUser?.settings.itemsPerPage ?? 10, 500);
-    const { rows, total } = await service.list(actorOf(req, res), q.q, q.page, pageSize);
-    res.json({ data: rows, total, page: q.page, pageSize });
+    const { state, result } = await readListApi(req, res, userList, service.listSource(actorOf(req, res)));
+    res.json({ data: result.rows, total: result.total, page: result.page, pageSize: state.pageSize });
   });
 
   router.get('/benutzer/:id', admin, async (req, res) => {

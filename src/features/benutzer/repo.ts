@@ -2,6 +2,7 @@
 // in their tenant (benutzer_mandanten), which every query here takes as a parameter.
 import type { Knex } from 'knex';
 import { affectedRows } from '../../db/knex.js';
+import { platformSource, type ListDefinition, type ListSource } from '../../http/list.js';
 
 export interface UserRow {
   id: number;
@@ -40,21 +41,32 @@ function visible(q: Knex.QueryBuilder, mandant: string | null) {
   return q;
 }
 
-export async function listUsers(knex: Knex, mandant: string | null, search: string, limit: number, offset: number) {
-  const filter = (q: Knex.QueryBuilder) => {
-    visible(q, mandant);
-    if (search) {
-      const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      q.where((w) => w.whereILike('b.login', like).orWhereILike('b.vorname', like).orWhereILike('b.nachname', like).orWhereILike('b.email', like));
-    }
-    return q;
-  };
-  const [rows, count] = await Promise.all([
-    filter(base(knex)).orderBy('b.login').limit(limit).offset(offset),
-    filter(knex('benutzer as b')).count<{ count: string }[]>({ count: '*' }).first(),
-  ]);
-  return { rows: rows.map(toUser), total: Number(count?.count ?? 0) };
+/** Where the user list reads: the platform tables, limited to the members of `visibleTenant` unless it is null. */
+export interface UserListSource extends ListSource {
+  /** null: every user (system administrator); else the members of that tenant. */
+  visibleTenant: string | null;
 }
+
+export const userListSource = (knex: Knex, visibleTenant: string | null): UserListSource => ({ ...platformSource(knex), visibleTenant });
+
+/** The user list (administration page and /api/benutzer): search by login, name and e-mail, sorted by login. */
+export const userList: ListDefinition<UserRow, UserListSource> = {
+  id: 'benutzer',
+  columns: [
+    { key: 'login', label: 'benutzer:fields.login', sql: 'b.login', notNull: true },
+    { key: 'vorname', label: 'benutzer:fields.vorname', sql: 'b.vorname' },
+    { key: 'nachname', label: 'benutzer:fields.nachname', sql: 'b.nachname' },
+    { key: 'email', label: 'benutzer:fields.email', sql: 'b.email' },
+    { key: 'status', label: 'benutzer:fields.status', sql: 'b.status' },
+  ],
+  filters: [],
+  search: ['b.login', 'b.vorname', 'b.nachname', 'b.email'],
+  defaultSort: { key: 'login', dir: 'asc' },
+  tieBreaker: 'b.id',
+  query: (source) => visible(base(source.knex), source.visibleTenant),
+  countAll: true,
+  toRow: toUser,
+};
 
 export async function findUser(knex: Knex, id: number, mandant: string | null): Promise<UserRow | null> {
   const row = await visible(base(knex).where('b.id', id), mandant).first();

@@ -7,8 +7,10 @@ import { isSystemAdmin } from '../../permissions/index.js';
 import { guardsFor } from '../../http/guards.js';
 import { actorOf } from '../../http/tenant.js';
 import { parseForm, submitForm } from '../../http/forms.js';
-import { ListQuery, NewUserInput, StatusInput, UserId, UserInput } from './schema.js';
-import { allTenants } from './repo.js';
+import { listErrorsView, listHref } from '../../http/list.js';
+import { readListPage, registerList } from '../../http/list-request.js';
+import { NewUserInput, StatusInput, UserId, UserInput } from './schema.js';
+import { allTenants, userList } from './repo.js';
 import { BenutzerService } from './service.js';
 import { idOr404 } from '../../http/validate.js';
 
@@ -36,13 +38,16 @@ export function benutzerRoutes(accounts: AccountService): Router {
     });
   }
 
+  registerList(userList, { page: PATH });
   router.get(`/${PATH}`, ...guards, async (req, res) => {
-    const parsed = ListQuery.safeParse(req.query);
-    const q = parsed.success ? parsed.data : { q: '', page: 1 };
-    const pageSize = res.locals.currentUser!.settings.itemsPerPage;
-    const { rows, total } = await service.list(actorOf(req, res), q.q, q.page, pageSize);
-    const href = (page: number) => `${base(res)}?${new URLSearchParams({ ...(q.q ? { q: q.q } : {}), page: String(page) })}`;
-    await res.page('benutzer/index', { title: req.t('nav.administration'), rows, total, page: q.page, pageSize, q: q.q, href });
+    const { state, input, errors, result } = await readListPage(req, res, userList, service.listSource(actorOf(req, res)));
+    const current = { ...state, page: result.page };
+    await res.page('benutzer/index', {
+      title: req.t('nav.administration'),
+      rows: result.rows, total: result.total, page: result.page, pageSize: state.pageSize, q: input.q,
+      href: (page: number) => listHref(base(res), current, { page }, userList.defaultSort),
+      listErrors: listErrorsView(userList.filters, errors, req.t),
+    });
   });
 
   router.get(`/${PATH}/neu`, ...guards, (req, res) => formPage(req, res, { values: { mandanten: [res.locals.mandant] }, userId: null }));

@@ -22,12 +22,6 @@ export type UserInput = z.infer<typeof UserInput>;
 
 export const NewUserInput = UserInput.extend({ password: z.string().min(1).max(PASSWORD_MAX_LENGTH) });
 
-export const ListQuery = z.object({
-  q: text(100).optional().default(''),
-  page: z.coerce.number().int().min(1).max(100_000).optional().default(1),
-  pageSize: z.coerce.number().int().min(1).max(500).optional(),
-});
-
 export const StatusInput = z.object({ status: z.enum(['active', 'inactive']) }).strict();
 export const ResetPasswordInput = z.object({ newPassword: z.string().max(PASSWORD_MAX_LENGTH + 1) }).strict();
 export const UserId = z.coerce.number().int().min(1).max(2_147_483_647);

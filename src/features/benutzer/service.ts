@@ -41,9 +41,10 @@ export class BenutzerService {
     if (!isAdmin(a.principal)) throw new HttpError(403, 'FORBIDDEN', 'errors.forbidden');
   }
 
-  list(a: Actor, q: string, page: number, pageSize: number) {
+  /** Where the actor's user list reads (repo.userList): every user, or the members of the current tenant. */
+  listSource(a: Actor): repo.UserListSource {
     this.requireAdmin(a);
-    return repo.listUsers(this.knex, visibleTenant(a), q, pageSize, (page - 1) * pageSize);
+    return repo.userListSource(this.knex, visibleTenant(a));
   }
 
   async get(a: Actor, id: number): Promise<repo.UserRow> {

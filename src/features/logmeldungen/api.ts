@@ -3,22 +3,20 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
 import { requireApiPermission } from '../../http/api.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { notFound } from '../../http/errors.js';
+import { readListApi, registerList } from '../../http/list-request.js';
 import { parseOr400 } from '../../http/validate.js';
-import { LogId, LogListQuery } from './schema.js';
-import { getLogmeldung, listLogmeldungen, mandantAllowed, viewerOf } from './service.js';
+import { logList } from './list.js';
+import { LogId } from './schema.js';
+import { getLogmeldung, logSource, viewerOf } from './service.js';
 
 export function logmeldungenApi(knex: Knex): Router {
   const router = Router();
 
+  registerList(logList, { api: 'logmeldungen' });
   router.get('/logmeldungen', requireApiPermission('support'), async (req, res) => {
-    const query = parseOr400(LogListQuery, req.query);
-    const viewer = viewerOf(req.user!);
-    if (!mandantAllowed(viewer, query.mandant)) {
-      throw badRequest('errors.badRequest', [{ field: 'mandant', message: 'logmeldungen:errors.mandant' }]);
-    }
-    const { page, pageSize, sort, ...filter } = query;
-    res.json(await listLogmeldungen(knex, viewer, filter, { page, pageSize, dir: sort === 'at:asc' ? 'asc' : 'desc' }));
+    const { state, result } = await readListApi(req, res, logList, logSource(knex, viewerOf(req.user!)));
+    res.json({ data: result.rows, total: result.total, page: result.page, pageSize: state.pageSize });
   });
 
   router.get('/logmeldungen/:id', requireApiPermission('support'), async (req, res) => {

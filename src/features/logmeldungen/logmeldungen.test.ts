@@ -150,16 +150,19 @@ describe('the audit log page for support', () => {
     expect((await support.get('/de/reports/logmeldungen/abc')).status).toBe(404);
   });
 
-  it('answers invalid filter values with field errors and still lists, never with a 500', async () => {
+  it('answers invalid filter values with field errors above an empty list, never the unfiltered list, never a 500', async () => {
     const bad = await support.get(`/de/reports/logmeldungen?from=2026-02-30&to=gestern&mandant=NORD&kind=%3Cscript%3E&benutzer=${'x'.repeat(150)}&page=-3`);
     expect(bad.status).toBe(400);
-    expect(bad.text).toContain('Einige Filterwerte sind ungültig und wurden nicht angewendet.');
+    expect(bad.text).toContain('Bitte überprüfen Sie Ihre Eingabe');
     expect(bad.text).toContain('Bitte geben Sie ein gültiges Datum ein.');
     expect(bad.text).toContain('Bitte wählen Sie einen Ihrer Mandanten aus der Liste.');
     expect(bad.text).toContain('Bitte wählen Sie ein Ereignis aus der Liste.');
     expect(bad.text).toContain('Bitte geben Sie höchstens 100 Zeichen ein.');
     expect(bad.text).not.toContain('<script>');
-    expect(bad.text).toContain('Zeige 1 bis 10 von'); // the list without the refused filters
+    // No rows: a list without the refused filters would look like the filtered one.
+    expect(bad.text).not.toContain('Zeige 1 bis');
+    expect(bad.text).not.toMatch(/href="\/de\/reports\/logmeldungen\/\d+/);
+    expect(bad.text).toContain('Die Liste wird angezeigt, sobald alle Angaben gültig sind.');
     const reversed = await support.get('/de/reports/logmeldungen?from=2020-03-12&to=2020-03-10');
     expect(reversed.status).toBe(400);
     expect(reversed.text).toContain('Das Bis-Datum darf nicht vor dem Von-Datum liegen.');
@@ -186,7 +189,7 @@ describe('GET /api/logmeldungen', () => {
     expect([...times].sort().reverse()).toEqual(times);
   });
 
-  it('filters by kind and time, pages, sorts and caps the page size at 500', async () => {
+  it('filters by kind and time, pages, sorts and refuses a page size above 500', async () => {
     const failed = await api('/api/logmeldungen?kind=auth.login.failed');
     expect(failed.body.total).toBe(2);
     expect(failed.body.data.map((e: { entityId: string }) => e.entityId).sort()).toEqual(['NIEMAND-XYZ', 'SUPPORT']);
@@ -204,7 +207,10 @@ describe('GET /api/logmeldungen', () => {
     expect(oldest.body.data.map((e: { entityId: string }) => e.entityId)).toEqual(['1', '2']);
     const beyond = await api('/api/logmeldungen?kind=test.paging&page=9');
     expect(beyond.body).toMatchObject({ data: [], total: 25, page: 9 });
-    expect((await api('/api/logmeldungen?pageSize=100000')).body.pageSize).toBe(500);
+    expect((await api('/api/logmeldungen?pageSize=500')).body.pageSize).toBe(500);
+    const tooMany = await api('/api/logmeldungen?pageSize=100000');
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.errors).toEqual([{ field: 'pageSize', message: 'Die Seitengröße muss eine ganze Zahl von 1 bis 500 sein.' }]);
   });
 
   it('returns one entry with its field changes, secrets redacted', async () => {

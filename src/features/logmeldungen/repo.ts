@@ -5,11 +5,27 @@
 // plus the entries without a tenant (failed logins, SSO failures and the other sign-in events, which happen
 // before a tenant is chosen). Entries of tenants the user does not belong to stay invisible.
 import type { Knex } from 'knex';
-import { NO_MANDANT, type LogFilter } from './schema.js';
+import { redactSecrets } from './diff.js';
 
 export interface Visibility {
   /** The tenants whose entries may be read (the support user's own, active tenants). */
   mandanten: readonly string[];
+}
+
+export interface LogEntry {
+  id: number;
+  /** ISO 8601, UTC. */
+  at: string;
+  mandant: string | null;
+  benutzerId: number | null;
+  /** Login of the acting user; null when there was none (failed login, SSO failure). */
+  benutzer: string | null;
+  kind: string;
+  entity: string | null;
+  entityId: string | null;
+  before: unknown;
+  after: unknown;
+  ip: string | null;
 }
 
 export interface LogRow {
@@ -26,12 +42,12 @@ export interface LogRow {
   ip: string | null;
 }
 
-const COLUMNS = [
+export const COLUMNS = [
   'a.id', 'a.at', 'a.mandant', 'a.benutzer_id', 'b.login as benutzer_login', 'a.kind', 'a.entity', 'a.entity_id',
   'a.before', 'a.after', 'a.ip',
 ];
 
-function visibleLog(knex: Knex, vis: Visibility): Knex.QueryBuilder {
+export function visibleLog(knex: Knex, vis: Visibility): Knex.QueryBuilder {
   // Entries without a tenant (sign-in events) are visible only when they name no user, or a user who
   // belongs to one of the viewer's tenants: a DEMO support user never sees a NORD-only user's sign-ins.
   return knex({ a: 'audit_log' })
@@ -47,46 +63,6 @@ function visibleLog(knex: Knex, vis: Visibility): Knex.QueryBuilder {
     );
 }
 
-/** LIKE pattern for "contains", with the user's own %, _ and \ taken literally. */
-const contains = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
-
-function applyFilter(q: Knex.QueryBuilder, filter: LogFilter, timezone: string): Knex.QueryBuilder {
-  // Days are the user's days: from 00:00 of `from` to the end of `to` in the user's time zone.
-  if (filter.from) q.whereRaw('a.at >= (?::date)::timestamp at time zone ?', [filter.from, timezone]);
-  if (filter.to) q.whereRaw('a.at < ((?::date) + 1)::timestamp at time zone ?', [filter.to, timezone]);
-  if (filter.mandant === NO_MANDANT) q.whereNull('a.mandant');
-  else if (filter.mandant) q.where('a.mandant', filter.mandant);
-  if (filter.kind) q.where('a.kind', filter.kind);
-  if (filter.benutzer) {
-    const pattern = contains(filter.benutzer);
-    // The acting user by login or e-mail; for a failed login (no user yet) the login name that was tried.
-    q.where((w) =>
-      w
-        .where('b.login', 'ilike', pattern)
-        .orWhere('b.email', 'ilike', pattern)
-        .orWhere((f) => f.whereNull('a.benutzer_id').where('a.entity', 'benutzer').where('a.entity_id', 'ilike', pattern)),
-    );
-  }
-  return q;
-}
-
-export async function listLog(
-  knex: Knex,
-  vis: Visibility,
-  filter: LogFilter,
-  opts: { timezone: string; page: number; pageSize: number; dir: 'asc' | 'desc' },
-): Promise<{ rows: LogRow[]; total: number }> {
-  const base = applyFilter(visibleLog(knex, vis), filter, opts.timezone);
-  const counted = await base.clone().count<{ n: string | number }>({ n: '*' }).first();
-  const rows = await base
-    .clone()
-    .select(COLUMNS)
-    .orderBy([{ column: 'a.at', order: opts.dir }, { column: 'a.id', order: opts.dir }])
-    .limit(opts.pageSize)
-    .offset((opts.page - 1) * opts.pageSize);
-  return { rows, total: Number(counted?.n ?? 0) };
-}
-
 export async function findLog(knex: Knex, vis: Visibility, id: number): Promise<LogRow | undefined> {
   return visibleLog(knex, vis).where('a.id', id).first(COLUMNS);
 }
@@ -100,4 +76,21 @@ export async function distinctKinds(knex: Knex, vis: Visibility): Promise<string
 export async function mandantNames(knex: Knex, mandanten: readonly string[]): Promise<{ mandant: string; name: string }[]> {
   if (!mandanten.length) return [];
   return knex('mandanten').whereIn('mandant', [...mandanten]).orderBy('mandant').select('mandant', 'name');
+}
+
+/** An entry as the page and the API show it: secrets in before/after redacted. */
+export function toEntry(row: LogRow): LogEntry {
+  return {
+    id: Number(row.id),
+    at: new Date(row.at).toISOString(),
+    mandant: row.mandant,
+    benutzerId: row.benutzer_id == null ? null : Number(row.benutzer_id),
+    benutzer: row.benutzer_login,
+    kind: row.kind,
+    entity: row.entity,
+    entityId: row.entity_id,
+    before: redactSecrets(row.before),
+    after: redactSecrets(row.after),
+    ip: row.ip,
+  };
 }

@@ -4,21 +4,13 @@ import { Router, type Request } from 'express';
 import type { Knex } from 'knex';
 import { guardsFor } from '../../http/guards.js';
 import { notFound } from '../../http/errors.js';
-import { LogId, NO_MANDANT, parseFilterLenient, type LogFilter } from './schema.js';
-import { filterOptions, getLogmeldung, listLogmeldungen, mandantAllowed, viewerOf } from './service.js';
+import { listErrorsView, listHref } from '../../http/list.js';
+import { readListPage, readListRequest, registerList } from '../../http/list-request.js';
+import { logList } from './list.js';
+import { LogId, NO_MANDANT } from './schema.js';
+import { getLogmeldung, kindOptions, logSource, viewerOf } from './service.js';
 
 const PATH = 'reports/logmeldungen';
-
-/** The list's URL state as a query string (only what is set; page 1 is the default). */
-function listQuery(filter: LogFilter, page = 1): string {
-  const params = new URLSearchParams();
-  for (const key of ['from', 'to', 'benutzer', 'mandant', 'kind'] as const) {
-    if (filter[key]) params.set(key, filter[key]!);
-  }
-  if (page > 1) params.set('page', String(page));
-  const s = params.toString();
-  return s ? `?${s}` : '';
-}
 
 /** Labels of kinds and entities: translated where the namespace knows them, raw otherwise (new ones need no release). */
 function labellers(req: Request) {
@@ -30,40 +22,38 @@ function labellers(req: Request) {
 export function logmeldungenRoutes(knex: Knex): Router {
   const router = Router({ mergeParams: true });
 
+  registerList(logList, { page: PATH });
   router.get(`/${PATH}`, ...guardsFor(PATH), async (req, res) => {
-    const user = res.locals.currentUser!;
-    const viewer = viewerOf(user);
-    // Repeated parameters arrive as arrays and are refused like any other bad value, never a crash.
-    const query = req.query as Record<string, unknown>;
-    const { filter, page, errors } = parseFilterLenient(query);
-    if (filter.mandant && !mandantAllowed(viewer, filter.mandant)) {
-      errors.push({ field: 'mandant', key: 'logmeldungen:errors.mandant' });
-      delete filter.mandant;
-    }
-    const [options, result] = await Promise.all([
-      filterOptions(knex, viewer),
-      listLogmeldungen(knex, viewer, filter, { page, clampPage: true }),
+    const viewer = viewerOf(res.locals.currentUser!);
+    const base = `/${res.locals.lang}/${PATH}`;
+    // A refused parameter (repeated ones arrive as arrays and are refused too) is a 400 with the reasons above
+    // an empty list; the form keeps what was typed so it can be corrected.
+    const [{ def, state, input, errors, result }, kinds] = await Promise.all([
+      readListPage(req, res, logList, logSource(knex, viewer)),
+      kindOptions(knex, viewer),
     ]);
     const { kindLabel, entityLabel } = labellers(req);
     // A kind from a bookmark that no longer occurs stays selectable, so the form shows what is applied.
-    const kinds = filter.kind && !options.kinds.includes(filter.kind) ? [...options.kinds, filter.kind] : options.kinds;
-    // Refused text stays in its field so it can be corrected; refused dates and choices cannot be shown back.
-    const benutzerInput = errors.some((e) => e.field === 'benutzer') && typeof query.benutzer === 'string' ? query.benutzer.slice(0, 200) : filter.benutzer;
-    if (errors.length) res.status(400);
+    const kind = state.filters.kind;
+    const offered = kind && !kinds.includes(kind) ? [...kinds, kind] : kinds;
+    const listErrors = listErrorsView(def.filters, errors, req.t);
+    const current = { ...state, page: result.page };
+    const mandanten = def.filters.find((f) => f.key === 'mandant')?.options ?? [];
     await res.page('logmeldungen/index', {
       title: req.t('nav.logmeldungen'),
-      values: { ...filter, benutzer: benutzerInput ?? '' },
-      fieldErrors: Object.fromEntries(errors.map((e) => [e.field, req.t(e.key)])),
-      kindOptions: kinds.map((k) => ({ value: k, label: kindLabel(k) })).sort((a, b) => a.label.localeCompare(b.label, res.locals.lang)),
-      mandantOptions: options.mandanten,
+      values: { ...input.filters, ...state.filters },
+      fieldErrors: Object.fromEntries(listErrors.map((e) => [e.field, e.message])),
+      listErrors,
+      kindOptions: offered.map((k) => ({ value: k, label: kindLabel(k) })).sort((a, b) => a.label.localeCompare(b.label, res.locals.lang)),
+      mandantOptions: mandanten.filter((o) => o.value !== NO_MANDANT).map((o) => ({ mandant: o.value, name: o.label })),
       noMandant: NO_MANDANT,
       visibleMandanten: viewer.mandanten,
-      result,
+      result: { data: result.rows, total: result.total, page: result.page, pageSize: state.pageSize },
       kindLabel,
       entityLabel,
-      pageHref: (p: number) => `/${res.locals.lang}/${PATH}${listQuery(filter, p)}`,
-      detailHref: (id: number) => `/${res.locals.lang}/${PATH}/${id}${listQuery(filter, result.page)}`,
-      resetHref: `/${res.locals.lang}/${PATH}`,
+      pageHref: (p: number) => listHref(base, current, { page: p }, def.defaultSort),
+      detailHref: (id: number) => listHref(`${base}/${id}`, current, {}, def.defaultSort),
+      resetHref: base,
     });
   });
 
@@ -74,14 +64,14 @@ export function logmeldungenRoutes(knex: Knex): Router {
     const entry = await getLogmeldung(knex, viewer, id.data);
     // Another tenant's entry is "not found", exactly like one that does not exist.
     if (!entry) throw notFound('logmeldungen:errors.notFound');
-    // The list the user came from (its filters and page travel along in the URL), without refused values.
-    const { filter, page } = parseFilterLenient(req.query as Record<string, unknown>);
-    if (!mandantAllowed(viewer, filter.mandant)) delete filter.mandant;
+    // The list the user came from (its filters and page travel along in the URL), without refused values:
+    // this page is no list, so they do not make it a 400.
+    const { def, state } = await readListRequest(req, res, logList, logSource(knex, viewer));
     await res.page('logmeldungen/show', {
       title: req.t('logmeldungen:detail.title', { id: entry.id }),
       entry,
       ...labellers(req),
-      backHref: `/${res.locals.lang}/${PATH}${listQuery(filter, page)}`,
+      backHref: listHref(`/${res.locals.lang}/${PATH}`, state, {}, def.defaultSort),
     });
   });
 

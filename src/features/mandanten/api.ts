@@ -2,10 +2,11 @@
 import { Router } from 'express';
 import type { AccountService } from '../../auth/services.js';
 import { requireApiPermission } from '../../http/api.js';
+import { readListApi, registerList } from '../../http/list-request.js';
 import { actorOf } from '../../http/tenant.js';
 import { idOr404, parseOr400 } from '../../http/validate.js';
 import { MandantId, MandantInput, NewMandantInput, StatusInput } from './schema.js';
-import { MandantenService } from './service.js';
+import { mandantList, MandantenService } from './service.js';
 
 export function mandantenApi(accounts: AccountService): Router {
   const router = Router();
@@ -15,9 +16,10 @@ export function mandantenApi(accounts: AccountService): Router {
     return idOr404(MandantId, raw, 'errors.mandantNotFound');
   };
 
+  registerList(mandantList, { api: 'mandanten' });
   router.get('/mandanten', guard, async (req, res) => {
-    const data = await service.list(actorOf(req, res));
-    res.json({ data, total: data.length, page: 1, pageSize: data.length });
+    const { state, result } = await readListApi(req, res, mandantList, service.listSource(actorOf(req, res)));
+    res.json({ data: result.rows, total: result.total, page: result.page, pageSize: state.pageSize });
   });
   router.get('/mandanten/:id', guard, async (req, res) => {
     res.json({ success: true, data: await service.get(actorOf(req, res), id(req.params.id)) });

@@ -5,9 +5,11 @@ import type { AccountService } from '../../auth/services.js';
 import { HttpError } from '../../http/errors.js';
 import { parseForm, submitForm } from '../../http/forms.js';
 import { guardsFor } from '../../http/guards.js';
+import { listErrorsView, listHref } from '../../http/list.js';
+import { readListPage, registerList } from '../../http/list-request.js';
 import { actorOf } from '../../http/tenant.js';
 import { MandantId, MandantInput, NewMandantInput, StatusInput } from './schema.js';
-import { MandantenService } from './service.js';
+import { mandantList, MandantenService } from './service.js';
 import { idOr404 } from '../../http/validate.js';
 
 const PATH = 'benutzer/mandanten';
@@ -33,9 +35,16 @@ export function mandantenRoutes(accounts: AccountService): Router {
     });
   }
 
+  registerList(mandantList, { page: PATH });
   router.get(`/${PATH}`, ...guards, async (req, res) => {
-    const rows = await service.list(actorOf(req, res));
-    await res.page('mandanten/index', { title: req.t('nav.mandanten'), rows });
+    const { state, errors, result } = await readListPage(req, res, mandantList, service.listSource(actorOf(req, res)));
+    const current = { ...state, page: result.page };
+    await res.page('mandanten/index', {
+      title: req.t('nav.mandanten'),
+      rows: result.rows, total: result.total, page: result.page, pageSize: state.pageSize,
+      href: (page: number) => listHref(base(res), current, { page }, mandantList.defaultSort),
+      listErrors: listErrorsView(mandantList.filters, errors, req.t),
+    });
   });
 
   router.get(`/${PATH}/neu`, ...guards, (req, res) => formPage(req, res, { id: null, values: {} }));

@@ -4,6 +4,7 @@
 import type { Knex } from 'knex';
 import { audit } from '../../db/audit.js';
 import { HttpError } from '../../http/errors.js';
+import { platformSource, type ListDefinition, type ListSource } from '../../http/list.js';
 import { isSystemAdmin } from '../../permissions/index.js';
 import type { RequestActor } from '../../http/tenant.js';
 import type { MandantInput } from './schema.js';
@@ -32,6 +33,31 @@ function toRow(r: Record<string, unknown>): MandantRow {
   };
 }
 
+/** Every tenant with its number of users. */
+function tenants(knex: Knex) {
+  return knex('mandanten as m').select('m.*', knex.raw('(select count(*) from benutzer_mandanten bm where bm.mandant = m.mandant) as benutzer'));
+}
+
+/** The tenant list (tenant management page and /api/mandanten), system administrators only (MandantenService.listSource). */
+export const mandantList: ListDefinition<MandantRow, ListSource> = {
+  id: 'mandanten',
+  columns: [
+    { key: 'mandant', label: 'mandanten:fields.mandant', sql: 'm.mandant', notNull: true },
+    { key: 'name', label: 'mandanten:fields.name', sql: 'm.name' },
+    { key: 'stadt', label: 'mandanten:fields.stadt', sql: 'm.stadt' },
+    { key: 'zertifizierungsnummer', label: 'mandanten:fields.zertifizierungsnummer', sql: 'm.zertifizierungsnummer' },
+    { key: 'benutzer', label: 'mandanten:fields.benutzer', kind: 'number' },
+    { key: 'status', label: 'mandanten:fields.status', sql: 'm.status' },
+  ],
+  filters: [],
+  search: ['m.mandant', 'm.name', 'm.stadt', 'm.zertifizierungsnummer'],
+  defaultSort: { key: 'mandant', dir: 'asc' },
+  tieBreaker: 'm.mandant',
+  query: (source) => tenants(source.knex),
+  countAll: true,
+  toRow,
+};
+
 const columns = (input: MandantInput) => ({
   name: input.name, email: input.email, strasse: input.strasse, haus_nr: input.hausNr, plz: input.plz, stadt: input.stadt,
   land: input.land, zertifizierungsnummer: input.zertifizierungsnummer,
@@ -45,15 +71,13 @@ export class MandantenService {
   }
 
   private query() {
-    return this.knex('mandanten as m').select(
-      'm.*',
-      this.knex.raw('(select count(*) from benutzer_mandanten bm where bm.mandant = m.mandant) as benutzer'),
-    );
+    return tenants(this.knex);
   }
 
-  async list(a: RequestActor): Promise<MandantRow[]> {
+  /** Where the tenant list reads (mandantList): all tenants, for system administrators only. */
+  listSource(a: RequestActor): ListSource {
     this.requireSystemAdmin(a);
-    return (await this.query().orderBy('m.mandant')).map(toRow);
+    return platformSource(this.knex);
   }
 
   async get(a: RequestActor, mandant: string): Promise<MandantRow> {

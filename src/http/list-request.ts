@@ -1,0 +1,67 @@
+// A list request, read the same way by every list page and list API, tenant lists and platform lists alike:
+// the definition's data-backed choices filled in for the source, the parameters parsed strictly with the
+// user's items per page as the default size, and rows fetched only when every parameter was accepted. A page
+// with a refused parameter answers 400 and shows why above an empty list; an API answers 400 naming each one.
+// Never the unfiltered list in place of a filtered one.
+import type { Request, Response } from 'express';
+import { HttpError } from './errors.js';
+import {
+  emptyPage, fetchPage, parseListState, withChoices,
+  type ListDefinition, type ListFilter, type ListSource, type ListState, type PageResult,
+} from './list.js';
+import { defaultPageSize } from './page-size.js';
+
+/** The list a request asks for: the definition with its choices, the state, what was typed, what was refused. */
+export async function readListRequest<R, S extends ListSource>(req: Request, res: Response, declared: ListDefinition<R, S>, source: S) {
+  const def = await withChoices(declared, source);
+  const user = res.locals.currentUser ?? req.user;
+  return { def, ...parseListState(def, req.query as Record<string, unknown>, defaultPageSize(user?.settings)) };
+}
+
+/** A list page's rows: none and status 400 when a parameter was refused (the page says why), else the page asked for. */
+export async function pageOrRefusal<R, S extends ListSource>(
+  res: Response,
+  list: { def: ListDefinition<R, S>; state: ListState; errors: unknown[] },
+  source: S,
+): Promise<PageResult<R>> {
+  if (!list.errors.length) return fetchPage(list.def, source, list.state);
+  res.status(400);
+  return emptyPage(list.state);
+}
+
+/** Reads a list page's request and its rows (see pageOrRefusal). */
+export async function readListPage<R, S extends ListSource>(req: Request, res: Response, declared: ListDefinition<R, S>, source: S) {
+  const list = await readListRequest(req, res, declared, source);
+  return { ...list, result: await pageOrRefusal(res, list, source) };
+}
+
+/** Reads a list API request: 400 naming every refused parameter, else exactly the page asked for (none beyond the end). */
+export async function readListApi<R, S extends ListSource>(req: Request, res: Response, declared: ListDefinition<R, S>, source: S) {
+  const list = await readListRequest(req, res, declared, source);
+  if (list.errors.length) throw new HttpError(400, 'BAD_REQUEST', 'errors.badRequest', list.errors);
+  return { ...list, result: await fetchPage(list.def, source, list.state, undefined, { clampPage: false }) };
+}
+
+/** A list as mounted: its declaration, the page below /{lang} and the API resource below /api that serve it. */
+export interface MountedList {
+  id: string;
+  filters: ListFilter<never>[];
+  page?: string;
+  api?: string;
+}
+
+const mounted = new Map<string, MountedList>();
+
+/**
+ * Records where a list is served, so the tests that hold for every list (strict parameters, aliases) find
+ * each one without a list of their own. Mounting again (a second app in the same process) replaces the entry.
+ */
+export function registerList<R, S extends ListSource>(def: ListDefinition<R, S>, where: { page?: string; api?: string }): void {
+  const known = mounted.get(def.id);
+  mounted.set(def.id, { ...known, id: def.id, filters: def.filters as unknown as ListFilter<never>[], ...where });
+}
+
+/** Every list mounted so far, with its page and API. */
+export function mountedLists(): MountedList[] {
+  return [...mounted.values()];
+}

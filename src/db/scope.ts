@@ -11,6 +11,7 @@
 //   scopes never wait for each other's connection (PGlite has only one: that would be a deadlock).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
+import { isPlainRead, isTransaction, routeQuery, sendsBeginWith } from './knex-internals.js';
 import { applyTenantSettings, assertTenantId, TENANT_BEGIN } from './rls.js';
 
 export type StandortScope = 'all' | readonly string[];
@@ -27,16 +28,12 @@ export function insideTenantTransaction(): boolean {
   return openTransaction.getStore() !== undefined;
 }
 
-const isTransaction = (knex: Knex | Knex.Transaction): knex is Knex.Transaction => (knex as Knex.Transaction).isTransaction === true;
-
-/** Whether BEGIN carries the settings (the clients of src/db/knex.ts); otherwise they are a statement of their own. */
-const settingsWithBegin = (knex: Knex) => (knex.client as { settingsWithBegin?: boolean }).settingsWithBegin === true;
-
 const tenantConfig = (mandant: string) => ({ [TENANT_BEGIN]: mandant }) as Knex.TransactionConfig;
 
 /** Runs `body` in a new transaction as the app role, in this tenant. */
+// The clients of src/db/knex.ts send the settings with BEGIN (sendsBeginWith); others get a statement of their own.
 function beginTenant<R>(knex: Knex, mandant: string, body: (trx: Knex.Transaction) => Promise<R>): Promise<R> {
-  const withBegin = settingsWithBegin(knex);
+  const withBegin = sendsBeginWith(knex);
   return knex.transaction(async (trx) => {
     if (!withBegin) await applyTenantSettings(trx, mandant);
     return body(trx);
@@ -46,7 +43,7 @@ function beginTenant<R>(knex: Knex, mandant: string, body: (trx: Knex.Transactio
 /** Opens a transaction as the app role, in this tenant, that the caller commits. */
 async function openTenant(knex: Knex, mandant: string): Promise<Knex.Transaction> {
   const trx = await knex.transaction(tenantConfig(mandant));
-  if (!settingsWithBegin(knex)) {
+  if (!sendsBeginWith(knex)) {
     await applyTenantSettings(trx, mandant).catch(async (err) => {
       await trx.rollback().catch(() => {});
       throw err;
@@ -115,13 +112,6 @@ export class TenantReads {
     // Only reads ran in it: a failed COMMIT loses nothing.
     void opening?.then((trx) => trx.commit()).catch(() => {});
   }
-}
-
-type Builder = Knex.QueryBuilder & { _method?: string; _single?: { lock?: unknown } };
-
-/** A select without a lock: may share the request's read transaction. Anything else gets its own. */
-function isPlainRead(qb: Builder): boolean {
-  return (qb._method === 'select' || qb._method === 'first' || qb._method === 'pluck') && !qb._single?.lock;
 }
 
 export class TenantScope {
@@ -197,30 +187,12 @@ export class TenantScope {
    */
   private bound<Q extends Knex.QueryBuilder>(qb: Q): Q {
     if (isTransaction(this.knex)) return qb;
-    const builder = qb as unknown as Builder;
-    // knex's own then(): compiles and runs the query on the builder's client (the transaction's, once transacting()).
-    const execute = builder.then as unknown as (this: Builder, ok: (v: unknown) => void, fail: (e: unknown) => void) => void;
-    const clone = builder.clone;
-    const runIn = (trx: Knex.Transaction) => new Promise<unknown>((ok, fail) => execute.call(builder.transacting(trx) as Builder, ok, fail));
-    const run = (): Promise<unknown> => {
-      try {
-        const open = this.openTransaction();
-        if (open) return runIn(open);
-        if (isPlainRead(builder) && this.reads) return this.reads.run(runIn);
-        return beginTenant(this.knex as Knex, this.mandant, runIn);
-      } catch (err) {
-        return Promise.reject(err);
-      }
-    };
-    const unsupported = () => {
-      throw new Error('Tenant queries stream only inside scope.transaction()');
-    };
-    Object.assign(builder, {
-      then: (ok?: (v: unknown) => unknown, fail?: (e: unknown) => unknown) => run().then(ok, fail),
-      clone: () => this.bound(clone.call(builder) as Q),
-      stream: unsupported,
-      pipe: unsupported,
-    });
-    return qb;
+    // A select without a lock may share the request's read transaction; anything else gets its own.
+    return routeQuery(qb, (runIn, plainRead) => {
+      const open = this.openTransaction();
+      if (open) return runIn(open);
+      if (plainRead && this.reads) return this.reads.run(runIn);
+      return beginTenant(this.knex as Knex, this.mandant, runIn);
+    }, 'Tenant queries stream only inside scope.transaction()');
   }
 }

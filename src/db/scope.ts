@@ -114,8 +114,41 @@ export class TenantReads {
   }
 }
 
+/** The key of a location scope in memo keys: a value worked out for some locations is never handed to others. */
+const standorteKey = (standorte: StandortScope) => (standorte === 'all' ? '*' : [...standorte].sort().join(','));
+
+/**
+ * What the scopes of one request in one tenant share (src/http/tenant.ts builds one per request): the transaction
+ * of their reads, and the values memo() worked out for the request. Nothing in it outlives the request.
+ */
+export class TenantRequest {
+  /** null inside scope.transaction(): its queries run in the transaction. */
+  readonly reads: TenantReads | null;
+  private readonly memos = new Map<string, Promise<unknown>>();
+
+  constructor(
+    knex: Knex | Knex.Transaction,
+    readonly mandant: string,
+  ) {
+    assertTenantId(mandant);
+    this.reads = isTransaction(knex) ? null : new TenantReads(knex, mandant);
+  }
+
+  /** The value of `key` for this request: `compute` runs for the first caller; a failure is not kept. */
+  memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const known = this.memos.get(key) as Promise<T> | undefined;
+    if (known) return known;
+    const value = compute();
+    this.memos.set(key, value);
+    value.catch(() => {
+      if (this.memos.get(key) === value) this.memos.delete(key);
+    });
+    return value;
+  }
+}
+
 export class TenantScope {
-  private readonly reads: TenantReads | null;
+  private readonly shared: TenantRequest;
 
   constructor(
     readonly knex: Knex | Knex.Transaction,
@@ -123,10 +156,25 @@ export class TenantScope {
     /** The locations whose rows this scope may see and change. */
     readonly standorte: StandortScope = 'all',
     /** Shared by the scopes of one request (src/http/tenant.ts); a scope of its own otherwise. */
-    reads?: TenantReads,
+    shared?: TenantRequest,
   ) {
     assertTenantId(mandant);
-    this.reads = isTransaction(knex) ? null : (reads ?? new TenantReads(knex, mandant));
+    if (shared && shared.mandant !== mandant) throw new Error(`A ${mandant} scope with the request state of ${shared.mandant}`);
+    this.shared = shared ?? new TenantRequest(knex, mandant);
+  }
+
+  private get reads(): TenantReads | null {
+    return this.shared.reads;
+  }
+
+  /**
+   * A value worked out once per request, tenant and location scope (e.g. the choices of a form's selects, which
+   * several fields and the page's own query provide): `compute` runs for the first caller, the others get its
+   * promise. Scopes of one request share it; a scope inside transaction() has its own, since the transaction
+   * may change what was read. Not a cache across requests.
+   */
+  memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    return this.shared.memo(`${standorteKey(this.standorte)}|${key}`, compute);
   }
 
   /** A query on a tenant-owned table, already limited to this tenant. `alias` names the table in joins. */
@@ -154,7 +202,7 @@ export class TenantScope {
   }
 
   withStandorte(standorte: StandortScope): TenantScope {
-    return new TenantScope(this.knex, this.mandant, standorte, this.reads ?? undefined);
+    return new TenantScope(this.knex, this.mandant, standorte, this.shared);
   }
 
   /** Runs `fn` in one transaction with the same scope, as the app role in this tenant (nested: a savepoint). */

@@ -182,6 +182,18 @@ export class TenantScope {
     return this.bound(this.knex<T>({ [alias]: name } as unknown as string).where(`${alias}.mandant`, this.mandant) as Knex.QueryBuilder<T>);
   }
 
+  /**
+   * Left-joins a tenant-owned table to a query of this scope, limited to this tenant like table(): `on` relates
+   * its rows (by `alias`) to the query's, and the tenant condition is added here, never written by a feature.
+   */
+  leftJoin<Q extends Knex.QueryBuilder>(qb: Q, name: string, alias: string, on: (join: Knex.JoinClause) => void): Q {
+    const mandant = this.mandant;
+    return qb.leftJoin({ [alias]: name } as unknown as string, (join: Knex.JoinClause) => {
+      on(join);
+      join.andOnVal(`${alias}.mandant`, '=', mandant);
+    }) as Q;
+  }
+
   /** Inserts rows into a tenant-owned table with this tenant filled in. */
   insert<T extends object>(name: string, rows: T | T[]) {
     const list = (Array.isArray(rows) ? rows : [rows]).map((r) => ({ ...r, mandant: this.mandant }));

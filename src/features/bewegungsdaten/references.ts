@@ -94,14 +94,12 @@ function choicePart(scope: TenantScope, field: ReferenceField, activeOnly: boole
 function referencePart(scope: TenantScope, field: ReferenceField, nr: string, version: number): Part {
   const { knex } = scope;
   const { table } = REFERENCES[field];
+  const current = scope.table(table, 'c').where('c.nr', knex.ref('v.nr')).select('c.version');
   return scope
     .table(`${table}_versionen`, 'v')
     .where('v.nr', nr)
     .andWhere('v.version', version)
-    .select(
-      knex.raw("'reference' as kind"), knex.raw('?::text as field', [field]), 'v.nr', knex.raw("v.data->>'name' as name"),
-      knex.raw(`(select c.version from ${table} c where c.mandant = v.mandant and c.nr = v.nr) as current`),
-    );
+    .select(knex.raw("'reference' as kind"), knex.raw('?::text as field', [field]), 'v.nr', knex.raw("v.data->>'name' as name"), current.as('current'));
 }
 
 /** Runs the parts as one statement (UNION ALL), in a stable order. */

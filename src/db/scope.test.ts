@@ -1,5 +1,6 @@
-// TenantScope.memo(): a value worked out once per request, tenant and location scope, shared by the scopes of
-// one request (as src/http/tenant.ts builds them) and by nothing else. No database needed: nothing here queries.
+// TenantScope without a database (nothing here queries; src/db/rls.test.ts runs scopes against one): memo(), a
+// value worked out once per request, tenant and location scope, shared by the scopes of one request (as
+// src/http/tenant.ts builds them) and by nothing else; and leftJoin(), which adds the tenant to a join.
 import knexFactory from 'knex';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TenantRequest, TenantScope } from './scope.js';
@@ -54,5 +55,14 @@ describe('TenantScope.memo', () => {
 
   it("refuses another tenant's request state", () => {
     expect(() => new TenantScope(knex, 'NORD', 'all', new TenantRequest(knex, 'DEMO'))).toThrow(/NORD scope with the request state of DEMO/);
+  });
+});
+
+describe('TenantScope.leftJoin', () => {
+  it("limits the joined table to the scope's tenant, besides the feature's own condition", () => {
+    const scope = new TenantScope(knex, 'DEMO');
+    const { sql, bindings } = scope.leftJoin(scope.table('bestaende', 'b'), 'standorte', 's', (j) => j.on('s.nr', 'b.standort_nr')).select('s.name').toSQL();
+    expect(sql).toBe('select "s"."name" from "bestaende" as "b" left join "standorte" as "s" on "s"."nr" = "b"."standort_nr" and "s"."mandant" = ? where "b"."mandant" = ?');
+    expect(bindings).toEqual(['DEMO', 'DEMO']);
   });
 });

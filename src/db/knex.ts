@@ -10,6 +10,7 @@ import knexFactory, { type Knex } from 'knex';
 import type { PGlite as PGliteType } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Config, DbKind } from '../config.js';
+import { extendClient, pgClientClass, pgliteClientClass, poolBusy, type ClientClass } from './knex-internals.js';
 import { TENANT_BEGIN, tenantSettingsSql } from './rls.js';
 import { insideTenantTransaction } from './scope.js';
 
@@ -24,66 +25,23 @@ export interface Database {
   kind: DbKind;
 }
 
-// knex's client classes are untyped JavaScript: this is the part of them used here.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyClient = new (...args: any[]) => {
-  transaction(container: unknown, config?: Record<string, unknown>, outerTx?: unknown): KnexTransactionInternals;
-  acquireConnection(): Promise<unknown>;
-  _query(connection: unknown, obj: { sql: string; bindings?: unknown[]; response?: unknown }): Promise<unknown>;
-};
-interface KnexTransactionInternals {
-  begin(conn: unknown): Promise<unknown>;
-  query(conn: unknown, sql: string): Promise<unknown>;
-}
-
-const BEGIN_WITH_SETTINGS = 'BEGIN; ';
-
 /**
- * The client extended as described at the top, as a subclass, because knex builds each transaction's client
- * from the class (an instance patch would not reach it; knex-pglite extends the pg client the same way).
- * `transaction()`, `acquireConnection()` and `_query()` are the client's own methods; `begin(conn)` is what a
- * knex transaction calls to open itself. `BEGIN; select set_config(…)` without parameters travels as one
- * simple query on pg, and through exec() on PGlite.
+ * A client that opens a tenant's transaction with its settings in the BEGIN round trip, and refuses the base
+ * connection inside TenantScope.transaction() (how it does so is knex internals: src/db/knex-internals.ts).
  */
-function tenantAware<C extends AnyClient>(Base: C, kind: DbKind): C {
-  return class extends Base {
-    /** Read by TenantScope (src/db/scope.ts): no separate settings statement needed. */
-    get settingsWithBegin() {
-      return true;
-    }
-
-    transaction(container: unknown, config?: Record<string, unknown>, outerTx?: unknown) {
-      const trx = super.transaction(container, config, outerTx);
+function tenantAware<C extends ClientClass>(Base: C, kind: DbKind): C {
+  return extendClient(Base, kind, {
+    beginWith(config) {
       const mandant = config?.[TENANT_BEGIN];
-      if (typeof mandant === 'string' && !outerTx) {
-        const sql = BEGIN_WITH_SETTINGS + tenantSettingsSql(mandant);
-        trx.begin = (conn) => trx.query(conn, sql);
-      }
-      return trx;
-    }
-
-    acquireConnection() {
-      if (insideTenantTransaction()) {
-        return Promise.reject(new Error('A query on the base connection inside TenantScope.transaction(): use the transaction (tx.table, tx.knex)'));
-      }
-      return super.acquireConnection();
-    }
-
-    _query(connection: unknown, obj: { sql: string; bindings?: unknown[]; response?: unknown }) {
-      // PGlite prepares every query, and a prepared statement holds one command: the two go through exec().
-      if (kind === 'pglite' && obj.sql.startsWith(BEGIN_WITH_SETTINGS) && !obj.bindings?.length) {
-        return (connection as { exec(sql: string): Promise<unknown[]> }).exec(obj.sql).then((results) => {
-          obj.response = { ...(results.at(-1) as object), affectedRows: 0 };
-          return obj;
-        });
-      }
-      return super._query(connection, obj);
-    }
-  };
+      return typeof mandant === 'string' ? `BEGIN; ${tenantSettingsSql(mandant)}` : undefined;
+    },
+    refuseAcquire() {
+      return insideTenantTransaction()
+        ? new Error('A query on the base connection inside TenantScope.transaction(): use the transaction (tx.table, tx.knex)')
+        : undefined;
+    },
+  });
 }
-
-const require = createRequire(import.meta.url);
-const PgClient = tenantAware(require('knex/lib/dialects/postgres/index.js') as AnyClient, 'postgres');
 
 /**
  * When the database is down, a request must get its 503 within seconds instead of hanging until the client
@@ -119,7 +77,7 @@ export interface DatabaseOptions {
 export function createDatabase(db: Config['db'], { warn = (m) => console.warn(m) }: DatabaseOptions = {}): Database {
   if (db.kind === 'postgres') {
     const knex = knexFactory({
-      client: PgClient as unknown as Knex.Config['client'],
+      client: tenantAware(pgClientClass(), 'postgres') as unknown as Knex.Config['client'],
       connection: pgConnection(db.url), pool: POOL, acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS, log: { warn },
     });
     return { knex, kind: 'postgres' };
@@ -128,10 +86,9 @@ export function createDatabase(db: Config['db'], { warn = (m) => console.warn(m)
   // Loaded only here: a server on PostgreSQL need not load and transpile PGlite's bundle (measured: 6 MB of
   // resident memory under tsx). knex-pglite is CommonJS, so a synchronous require keeps this function synchronous.
   const load = createRequire(import.meta.url);
-  const ClientPgLite = load('knex-pglite');
   const { PGlite } = load('@electric-sql/pglite') as { PGlite: typeof PGliteType };
   const knex = knexFactory({
-    client: tenantAware((ClientPgLite.default ?? ClientPgLite) as AnyClient, 'pglite') as unknown as Knex.Config['client'],
+    client: tenantAware(pgliteClientClass(), 'pglite') as unknown as Knex.Config['client'],
     dialect: 'postgres',
     // `null` dir: in memory, used by the tests.
     connection: { pglite: new PGlite({ ...(db.dir ? { dataDir: db.dir } : {}), parsers: { [PG_DATE_OID]: (v: string) => v } }) },
@@ -167,9 +124,8 @@ const CLOSE_WAIT_MS = 2_000;
  * pool at once aborted those ("Acquire connection error: aborted") when a shutdown came under load.
  */
 export async function closeDatabase(knex: Knex): Promise<void> {
-  const pool = (knex.client as { pool?: { numPendingAcquires(): number; numUsed(): number } }).pool;
   const until = Date.now() + CLOSE_WAIT_MS;
-  while (pool && (pool.numPendingAcquires() > 0 || pool.numUsed() > 0) && Date.now() < until) {
+  while (poolBusy(knex) && Date.now() < until) {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   await knex.destroy();

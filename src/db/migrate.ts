@@ -7,6 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
 import { COMPILED, COMPILED_DIR, ROOT } from '../paths.js';
+import { isPglite, withRawConnection } from './knex-internals.js';
 
 export const MIGRATIONS_DIR = path.join(ROOT, 'migrations');
 const COMPILED_MIGRATIONS = path.join(COMPILED_DIR, 'migrations');
@@ -38,17 +39,13 @@ const MIGRATION_LOCK = 7_358_221;
  * database belongs to one process and has one connection: it migrates directly.
  */
 export async function migrateLatest(knex: Knex): Promise<string[]> {
-  if ('pglite' in knex.client) return (await knex.migrate.latest(migrationConfig))[1] as string[];
-  const client = knex.client as { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<void> };
-  const connection = (await client.acquireConnection()) as { query(sql: string, values?: unknown[]): Promise<unknown> };
-  try {
+  if (isPglite(knex)) return (await knex.migrate.latest(migrationConfig))[1] as string[];
+  return withRawConnection(knex, async (connection) => {
     await connection.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
       return (await knex.migrate.latest(migrationConfig))[1] as string[];
     } finally {
       await connection.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }
-  } finally {
-    await client.releaseConnection(connection);
-  }
+  });
 }

@@ -11,6 +11,7 @@
 //   scopes never wait for each other's connection (PGlite has only one: that would be a deadlock).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
+import { isPlainRead, isTransaction, routeQuery, sendsBeginWith } from './knex-internals.js';
 import { applyTenantSettings, assertTenantId, TENANT_BEGIN } from './rls.js';
 
 export type StandortScope = 'all' | readonly string[];
@@ -27,16 +28,12 @@ export function insideTenantTransaction(): boolean {
   return openTransaction.getStore() !== undefined;
 }
 
-const isTransaction = (knex: Knex | Knex.Transaction): knex is Knex.Transaction => (knex as Knex.Transaction).isTransaction === true;
-
-/** Whether BEGIN carries the settings (the clients of src/db/knex.ts); otherwise they are a statement of their own. */
-const settingsWithBegin = (knex: Knex) => (knex.client as { settingsWithBegin?: boolean }).settingsWithBegin === true;
-
 const tenantConfig = (mandant: string) => ({ [TENANT_BEGIN]: mandant }) as Knex.TransactionConfig;
 
 /** Runs `body` in a new transaction as the app role, in this tenant. */
+// The clients of src/db/knex.ts send the settings with BEGIN (sendsBeginWith); others get a statement of their own.
 function beginTenant<R>(knex: Knex, mandant: string, body: (trx: Knex.Transaction) => Promise<R>): Promise<R> {
-  const withBegin = settingsWithBegin(knex);
+  const withBegin = sendsBeginWith(knex);
   return knex.transaction(async (trx) => {
     if (!withBegin) await applyTenantSettings(trx, mandant);
     return body(trx);
@@ -46,7 +43,7 @@ function beginTenant<R>(knex: Knex, mandant: string, body: (trx: Knex.Transactio
 /** Opens a transaction as the app role, in this tenant, that the caller commits. */
 async function openTenant(knex: Knex, mandant: string): Promise<Knex.Transaction> {
   const trx = await knex.transaction(tenantConfig(mandant));
-  if (!settingsWithBegin(knex)) {
+  if (!sendsBeginWith(knex)) {
     await applyTenantSettings(trx, mandant).catch(async (err) => {
       await trx.rollback().catch(() => {});
       throw err;
@@ -117,15 +114,41 @@ export class TenantReads {
   }
 }
 
-type Builder = Knex.QueryBuilder & { _method?: string; _single?: { lock?: unknown } };
+/** The key of a location scope in memo keys: a value worked out for some locations is never handed to others. */
+const standorteKey = (standorte: StandortScope) => (standorte === 'all' ? '*' : [...standorte].sort().join(','));
 
-/** A select without a lock: may share the request's read transaction. Anything else gets its own. */
-function isPlainRead(qb: Builder): boolean {
-  return (qb._method === 'select' || qb._method === 'first' || qb._method === 'pluck') && !qb._single?.lock;
+/**
+ * What the scopes of one request in one tenant share (src/http/tenant.ts builds one per request): the transaction
+ * of their reads, and the values memo() worked out for the request. Nothing in it outlives the request.
+ */
+export class TenantRequest {
+  /** null inside scope.transaction(): its queries run in the transaction. */
+  readonly reads: TenantReads | null;
+  private readonly memos = new Map<string, Promise<unknown>>();
+
+  constructor(
+    knex: Knex | Knex.Transaction,
+    readonly mandant: string,
+  ) {
+    assertTenantId(mandant);
+    this.reads = isTransaction(knex) ? null : new TenantReads(knex, mandant);
+  }
+
+  /** The value of `key` for this request: `compute` runs for the first caller; a failure is not kept. */
+  memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const known = this.memos.get(key) as Promise<T> | undefined;
+    if (known) return known;
+    const value = compute();
+    this.memos.set(key, value);
+    value.catch(() => {
+      if (this.memos.get(key) === value) this.memos.delete(key);
+    });
+    return value;
+  }
 }
 
 export class TenantScope {
-  private readonly reads: TenantReads | null;
+  private readonly shared: TenantRequest;
 
   constructor(
     readonly knex: Knex | Knex.Transaction,
@@ -133,15 +156,42 @@ export class TenantScope {
     /** The locations whose rows this scope may see and change. */
     readonly standorte: StandortScope = 'all',
     /** Shared by the scopes of one request (src/http/tenant.ts); a scope of its own otherwise. */
-    reads?: TenantReads,
+    shared?: TenantRequest,
   ) {
     assertTenantId(mandant);
-    this.reads = isTransaction(knex) ? null : (reads ?? new TenantReads(knex, mandant));
+    if (shared && shared.mandant !== mandant) throw new Error(`A ${mandant} scope with the request state of ${shared.mandant}`);
+    this.shared = shared ?? new TenantRequest(knex, mandant);
+  }
+
+  private get reads(): TenantReads | null {
+    return this.shared.reads;
+  }
+
+  /**
+   * A value worked out once per request, tenant and location scope (e.g. the choices of a form's selects, which
+   * several fields and the page's own query provide): `compute` runs for the first caller, the others get its
+   * promise. Scopes of one request share it; a scope inside transaction() has its own, since the transaction
+   * may change what was read. Not a cache across requests.
+   */
+  memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    return this.shared.memo(`${standorteKey(this.standorte)}|${key}`, compute);
   }
 
   /** A query on a tenant-owned table, already limited to this tenant. `alias` names the table in joins. */
   table<T extends object = Record<string, unknown>>(name: string, alias = name): Knex.QueryBuilder<T> {
     return this.bound(this.knex<T>({ [alias]: name } as unknown as string).where(`${alias}.mandant`, this.mandant) as Knex.QueryBuilder<T>);
+  }
+
+  /**
+   * Left-joins a tenant-owned table to a query of this scope, limited to this tenant like table(): `on` relates
+   * its rows (by `alias`) to the query's, and the tenant condition is added here, never written by a feature.
+   */
+  leftJoin<Q extends Knex.QueryBuilder>(qb: Q, name: string, alias: string, on: (join: Knex.JoinClause) => void): Q {
+    const mandant = this.mandant;
+    return qb.leftJoin({ [alias]: name } as unknown as string, (join: Knex.JoinClause) => {
+      on(join);
+      join.andOnVal(`${alias}.mandant`, '=', mandant);
+    }) as Q;
   }
 
   /** Inserts rows into a tenant-owned table with this tenant filled in. */
@@ -164,7 +214,7 @@ export class TenantScope {
   }
 
   withStandorte(standorte: StandortScope): TenantScope {
-    return new TenantScope(this.knex, this.mandant, standorte, this.reads ?? undefined);
+    return new TenantScope(this.knex, this.mandant, standorte, this.shared);
   }
 
   /** Runs `fn` in one transaction with the same scope, as the app role in this tenant (nested: a savepoint). */
@@ -197,30 +247,12 @@ export class TenantScope {
    */
   private bound<Q extends Knex.QueryBuilder>(qb: Q): Q {
     if (isTransaction(this.knex)) return qb;
-    const builder = qb as unknown as Builder;
-    // knex's own then(): compiles and runs the query on the builder's client (the transaction's, once transacting()).
-    const execute = builder.then as unknown as (this: Builder, ok: (v: unknown) => void, fail: (e: unknown) => void) => void;
-    const clone = builder.clone;
-    const runIn = (trx: Knex.Transaction) => new Promise<unknown>((ok, fail) => execute.call(builder.transacting(trx) as Builder, ok, fail));
-    const run = (): Promise<unknown> => {
-      try {
-        const open = this.openTransaction();
-        if (open) return runIn(open);
-        if (isPlainRead(builder) && this.reads) return this.reads.run(runIn);
-        return beginTenant(this.knex as Knex, this.mandant, runIn);
-      } catch (err) {
-        return Promise.reject(err);
-      }
-    };
-    const unsupported = () => {
-      throw new Error('Tenant queries stream only inside scope.transaction()');
-    };
-    Object.assign(builder, {
-      then: (ok?: (v: unknown) => unknown, fail?: (e: unknown) => unknown) => run().then(ok, fail),
-      clone: () => this.bound(clone.call(builder) as Q),
-      stream: unsupported,
-      pipe: unsupported,
-    });
-    return qb;
+    // A select without a lock may share the request's read transaction; anything else gets its own.
+    return routeQuery(qb, (runIn, plainRead) => {
+      const open = this.openTransaction();
+      if (open) return runIn(open);
+      if (plainRead && this.reads) return this.reads.run(runIn);
+      return beginTenant(this.knex as Knex, this.mandant, runIn);
+    }, 'Tenant queries stream only inside scope.transaction()');
   }
 }

@@ -15,7 +15,7 @@ import { einlieferungConfig } from '../features/einlieferungen/config.js';
 import { reserveNumbers } from './numbers.js';
 import { setTenant } from './rls.js';
 import { generator } from './seed-stammdaten.js';
-import type { VersionedStore } from './versioned.js';
+import { DEMO_DATA, type VersionedStore } from './versioned.js';
 
 type Row = Record<string, unknown>;
 const DAY = 86_400_000;
@@ -180,7 +180,7 @@ function firstVersionsOf<T extends Record<string, unknown>>(store: VersionedStor
   return rows.map((row) => {
     const record = store.fromRow({ ...row, version: 1, updated_at: at.toISOString() }) as Row;
     const changes = Object.keys(store.spec.fields).filter((f) => record[f] != null && record[f] !== '').map((f) => ({ field: f, before: null, after: record[f] }));
-    return { mandant: row.mandant, nr: row.nr, version: 1, data: JSON.stringify(record), changes: JSON.stringify(changes), benutzer_id: null, at };
+    return { mandant: row.mandant, nr: row.nr, version: 1, data: JSON.stringify(record), changes: JSON.stringify(changes), benutzer_id: null, quelle: DEMO_DATA, at };
   });
 }
 

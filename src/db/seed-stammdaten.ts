@@ -4,7 +4,7 @@
 // One insert per table and tenant, all existing rows left alone (idempotent).
 import type { Knex } from 'knex';
 import { setTenant } from './rls.js';
-import type { VersionedStore } from './versioned.js';
+import { DEMO_DATA, type VersionedStore } from './versioned.js';
 import { produktStore } from '../features/produkte/config.js';
 import { standortStore } from '../features/standorte/config.js';
 import { snapshotOf, type RegelInput } from '../features/tauschpartner/regeln.js';
@@ -194,7 +194,7 @@ export async function firstVersions<T extends Record<string, unknown>>(trx: Knex
     const changes = Object.keys(store.spec.fields)
       .filter((f) => record[f] !== null && record[f] !== '')
       .map((f) => ({ field: f, before: null, after: record[f] }));
-    return { mandant: row.mandant, nr: row.nr, version: 1, data: JSON.stringify(record), changes: JSON.stringify(changes), benutzer_id: null, at: row.created_at };
+    return { mandant: row.mandant, nr: row.nr, version: 1, data: JSON.stringify(record), changes: JSON.stringify(changes), benutzer_id: null, quelle: DEMO_DATA, at: row.created_at };
   });
   await trx(`${table}_versionen`).insert(versions).onConflict(['mandant', 'nr', 'version']).ignore();
 }

@@ -11,10 +11,17 @@ export interface Change {
   after: unknown;
 }
 
+/** The writer of a version that is not a person (column `quelle`): 'demo' for the demo-data seeds. */
+export const DEMO_DATA = 'demo';
+export type VersionSource = typeof DEMO_DATA;
+
 export interface VersionInfo {
   version: number;
   at: string;
+  /** The login of the user who saved it; null when no user did (see `quelle`) or the user is gone. */
   benutzer: string | null;
+  /** Who saved it when no user did: 'demo', the demo data. */
+  quelle: VersionSource | null;
   changes: Change[];
   data: Record<string, unknown>;
 }
@@ -67,6 +74,7 @@ const versionInfo = (r: Record<string, unknown>): VersionInfo => ({
   version: r.version as number,
   at: new Date(r.at as string | Date).toISOString(),
   benutzer: (r.login as string) ?? null,
+  quelle: (r.quelle as VersionSource) ?? null,
   changes: parseJson(r.changes),
   data: parseJson(r.data),
 });
@@ -187,7 +195,7 @@ export class VersionedStore<T extends Record<string, unknown>> {
       .leftJoin('benutzer as b', 'b.id', 'v.benutzer_id')
       .where('v.nr', nr)
       .orderBy('v.version', 'desc')
-      .select('v.version', 'v.at', 'v.changes', 'v.data', 'b.login');
+      .select('v.version', 'v.at', 'v.changes', 'v.data', 'b.login', 'v.quelle');
     return rows.map(versionInfo);
   }
 
@@ -197,7 +205,7 @@ export class VersionedStore<T extends Record<string, unknown>> {
    */
   async getWithHistory(scope: TenantScope, nr: string): Promise<{ record: T & Meta; history: VersionInfo[] } | null> {
     const history = scope.knex.raw(
-      `(select coalesce(json_agg(json_build_object('version', v.version, 'at', v.at, 'changes', v.changes, 'data', v.data, 'login', b.login)
+      `(select coalesce(json_agg(json_build_object('version', v.version, 'at', v.at, 'changes', v.changes, 'data', v.data, 'login', b.login, 'quelle', v.quelle)
           order by v.version desc), '[]'::json)
         from ?? v left join benutzer b on b.id = v.benutzer_id where v.mandant = t.mandant and v.nr = t.nr) as ??`,
       [this.versions, HISTORY_COLUMN],

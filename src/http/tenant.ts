@@ -3,20 +3,20 @@
 import type { Request, Response } from 'express';
 import type { CurrentUser } from '../auth/current-user.js';
 import type { Knex } from 'knex';
-import { TenantReads, TenantScope } from '../db/scope.js';
+import { TenantRequest, TenantScope } from '../db/scope.js';
 import { standortScope, type Area, type Principal } from '../permissions/index.js';
 import { HttpError } from './errors.js';
 
-/** The scopes of one request share their reads' transaction (see TenantReads). */
-const requestReads = new WeakMap<Response, TenantReads>();
+/** The scopes of one request share their reads' transaction and their memo (see TenantRequest). */
+const requestState = new WeakMap<Response, TenantRequest>();
 
 export function tenantScope(knex: Knex, res: Response, area?: Area, action: 'view' | 'edit' = 'view'): TenantScope {
   const mandant = res.locals.mandant;
   const principal = res.locals.principal;
   if (!mandant || !principal) throw new HttpError(400, 'MANDANT_REQUIRED', 'account:errors.mandantRequired');
-  let reads = requestReads.get(res);
-  if (!reads || reads.mandant !== mandant) requestReads.set(res, (reads = new TenantReads(knex, mandant)));
-  return new TenantScope(knex, mandant, area ? standortScope(principal, action, area) : 'all', reads);
+  let shared = requestState.get(res);
+  if (!shared || shared.mandant !== mandant) requestState.set(res, (shared = new TenantRequest(knex, mandant)));
+  return new TenantScope(knex, mandant, area ? standortScope(principal, action, area) : 'all', shared);
 }
 
 /** Who acts, in which tenant, with which rights: what services need to decide and to audit. */

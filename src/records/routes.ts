@@ -21,6 +21,7 @@ import { mountListApi, mountListPage } from '../http/list-routes.js';
 import { actorOf, tenantScope } from '../http/tenant.js';
 import { parseOr400 } from '../http/validate.js';
 import { can } from '../permissions/index.js';
+import { withAuthors } from './authors.js';
 import type { EntityConfig } from './entity.js';
 import { checkUpload, readFile, receiveFiles, sendFile, type FileRef, type Upload } from './files.js';
 import { fieldLabel, formGroups, formValue, historyValue } from './presenter.js';
@@ -167,11 +168,12 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
       locked,
       badge: record ? (cfg.badge ? cfg.badge(record) : { label: `records:status.${record.status}`, variant: record.status === 'aktiv' ? 'success' : 'neutral' }) : null,
       errors: {},
-      history: [],
       warnings: [],
       confirmNr: null,
       ...extra,
       ...locals,
+      // Who saved each version, named in the page's language.
+      history: withAuthors(((locals.history ?? (extra as { history?: unknown }).history) ?? []) as VersionInfo[], req.t),
     });
   }
 
@@ -340,7 +342,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
 
   api.get(`/${cfg.resource}/:nr/versionen`, view, async (req, res) => {
     const { scope, record } = await load(res, apiNr(req.params.nr));
-    const data = await historyOf(scope, record.nr);
+    const data = withAuthors(await historyOf(scope, record.nr), req.t);
     res.json({ data, total: data.length, page: 1, pageSize: data.length });
   });
 

@@ -67,10 +67,9 @@ const list: ListDefinition<Bestand & Meta> = {
   // Names of location and product, joined to the page's rows only.
   joined: {
     alias: 'b',
-    add: (_scope, qb) =>
-      qb
-        .leftJoin('standorte as s', (j) => j.on('s.mandant', 'b.mandant').andOn('s.nr', 'b.standort_nr'))
-        .leftJoin('produkte as p', (j) => j.on('p.mandant', 'b.mandant').andOn('p.nr', 'b.produkt_nr'))
+    add: (scope, qb) =>
+      scope
+        .leftJoin(scope.leftJoin(qb, 'standorte', 's', (j) => j.on('s.nr', 'b.standort_nr')), 'produkte', 'p', (j) => j.on('p.nr', 'b.produkt_nr'))
         .select('s.name as standort_name', 'p.name as produkt_name'),
   },
   countsFollow: 'bestaende',

@@ -213,12 +213,12 @@ function deliveryList(spec: DeliverySpec, store: VersionedStore<Delivery>): List
     // Names as the delivery saw them: from the version it refers to (joined to the page's rows only).
     joined: {
       alias: T,
-      add: (scope, qb) =>
-        qb
-          .leftJoin('tauschpartner_versionen as pv', (j) => j.on('pv.mandant', `${T}.mandant`).andOn('pv.nr', `${T}.partner_nr`).andOn('pv.version', `${T}.partner_version`))
-          .leftJoin('standorte_versionen as sv', (j) => j.on('sv.mandant', `${T}.mandant`).andOn('sv.nr', `${T}.standort_nr`).andOn('sv.version', `${T}.standort_version`))
-          .leftJoin('produkte_versionen as prv', (j) => j.on('prv.mandant', `${T}.mandant`).andOn('prv.nr', `${T}.produkt_nr`).andOn('prv.version', `${T}.produkt_version`))
-          .select(scope.knex.raw("pv.data->>'name' as partner_name, sv.data->>'name' as standort_name, prv.data->>'name' as produkt_name")),
+      add: (scope, qb) => {
+        for (const [table, v, ref] of [['tauschpartner_versionen', 'pv', 'partner'], ['standorte_versionen', 'sv', 'standort'], ['produkte_versionen', 'prv', 'produkt']]) {
+          qb = scope.leftJoin(qb, table, v, (j) => j.on(`${v}.nr`, `${T}.${ref}_nr`).andOn(`${v}.version`, `${T}.${ref}_version`));
+        }
+        return qb.select(scope.knex.raw("pv.data->>'name' as partner_name, sv.data->>'name' as standort_name, prv.data->>'name' as produkt_name"));
+      },
     },
     countsFollow: resource,
     toRow: (row) => {

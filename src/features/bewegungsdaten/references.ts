@@ -94,14 +94,12 @@ function choicePart(scope: TenantScope, field: ReferenceField, activeOnly: boole
 function referencePart(scope: TenantScope, field: ReferenceField, nr: string, version: number): Part {
   const { knex } = scope;
   const { table } = REFERENCES[field];
+  const current = scope.table(table, 'c').where('c.nr', knex.ref('v.nr')).select('c.version');
   return scope
     .table(`${table}_versionen`, 'v')
     .where('v.nr', nr)
     .andWhere('v.version', version)
-    .select(
-      knex.raw("'reference' as kind"), knex.raw('?::text as field', [field]), 'v.nr', knex.raw("v.data->>'name' as name"),
-      knex.raw(`(select c.version from ${table} c where c.mandant = v.mandant and c.nr = v.nr) as current`),
-    );
+    .select(knex.raw("'reference' as kind"), knex.raw('?::text as field', [field]), 'v.nr', knex.raw("v.data->>'name' as name"), current.as('current'));
 }
 
 /** Runs the parts as one statement (UNION ALL), in a stable order. */
@@ -125,14 +123,16 @@ export async function masterDataChoices(scope: TenantScope, opts: { activeOnly: 
   return choicesFrom(await readParts(FIELDS.map((f) => choicePart(scope, f, opts.activeOnly))));
 }
 
-/** The active choices of a scope, read once however many selects of one form ask (one query, not three). */
-const activeChoices = new WeakMap<TenantScope, Promise<Record<ReferenceField, ChoiceOptions>>>();
+/**
+ * The request's memo key of the active choices: read once per request (and location scope) however many
+ * selects of one form ask (one query, not three), or taken from the delivery page's query (deliveryMasterData).
+ */
+const ACTIVE_CHOICES = 'bewegungsdaten:activeChoices';
 
 /** Choices of one reference field, for a form's select. */
 export const choicesOf = (field: ReferenceField) => async (scope: TenantScope) => {
-  let choices = activeChoices.get(scope);
-  if (!choices) activeChoices.set(scope, (choices = masterDataChoices(scope, { activeOnly: true })));
-  return (await choices)[field].map((o) => ({ ...o }));
+  const choices = await scope.memo(ACTIVE_CHOICES, () => masterDataChoices(scope, { activeOnly: true }));
+  return choices[field].map((o) => ({ ...o }));
 };
 
 export interface ReferenceView {
@@ -147,14 +147,15 @@ export interface ReferenceView {
 /**
  * What a delivery's page needs of master data, in one query: the references as the delivery saw them (name at
  * the stored version, and whether the record changed since) and the active choices of the form's three selects,
- * which choicesOf() then finds for this scope without asking again.
+ * which choicesOf() then finds in the request's memo (scope.memo) without asking again.
  */
 export async function deliveryMasterData(
   scope: TenantScope, record: { [F in ReferenceField]?: unknown } & Record<string, unknown>,
 ): Promise<ReferenceView[]> {
   const refs = FIELDS.map((field) => ({ field, nr: record[field] as string, version: record[REFERENCES[field].versionField] as number }));
   const rows = await readParts([...FIELDS.map((f) => choicePart(scope, f, true)), ...refs.map((r) => referencePart(scope, r.field, r.nr, r.version))]);
-  activeChoices.set(scope, Promise.resolve(choicesFrom(rows)));
+  const choices = choicesFrom(rows);
+  await scope.memo(ACTIVE_CHOICES, async () => choices);
   return refs.map((ref) => {
     const row = rows.find((r) => r.kind === 'reference' && r.field === ref.field);
     return { ...ref, name: row?.name ?? null, currentVersion: row?.current ?? null };

@@ -40,6 +40,26 @@ describe('Standorte', () => {
     expect(csv.text).toContain('1090;Tanklager Kiel-Nord;24103;Kiel');
   });
 
+  it('names the demo data as the author of the versions the seeds wrote, on the page in both languages and in the API', async () => {
+    for (const table of ['standorte', 'produkte', 'tauschpartner', 'einlieferungen', 'ablieferungen', 'bestaende']) {
+      const unnamed = await t.db.knex(`${table}_versionen`).whereNull('benutzer_id').whereNull('quelle').count({ n: '*' }).first();
+      expect(Number(unnamed?.n), table).toBe(0);
+    }
+    const auth = { Authorization: await token('TADMIN', 'Tadmin12345'), 'X-Mandant': 'DEMO' };
+    const standort = (await request(t.app).get('/api/standorte/1002/versionen').set(auth)).body.data;
+    expect(standort).toEqual([expect.objectContaining({ version: 1, benutzer: null, quelle: 'demo', autor: 'Demo-Daten' })]);
+    const english = (await request(t.app).get('/api/einlieferungen/EL-000001/versionen').set(auth).set('Accept-Language', 'en')).body.data;
+    expect(english).toEqual([expect.objectContaining({ version: 1, benutzer: null, quelle: 'demo', autor: 'Demo data' })]);
+
+    const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
+    expect((await agent.get('/de/stammdaten/standorte/1002')).text).toMatch(/Version 1<\/strong> · [^<]+ · Demo-Daten<\/p>/);
+    expect((await agent.get('/en/bewegungsdaten/einlieferungen/EL-000001')).text).toMatch(/Version 1<\/strong> · [^<]+ · Demo data<\/p>/);
+    // A user's version names the user.
+    expect((await request(t.app).put('/api/standorte/1002').set(auth).send({ name: 'Umbenannt', version: 1 })).status).toBe(200);
+    const after = (await request(t.app).get('/api/standorte/1002/versionen').set(auth)).body.data;
+    expect(after.map((v: { autor: string; quelle: string | null }) => [v.autor, v.quelle])).toEqual([['TADMIN', null], ['Demo-Daten', 'demo']]);
+  });
+
   it('validates each field by name and changes nothing', async () => {
     const auth = { Authorization: await token('TADMIN', 'Tadmin12345'), 'X-Mandant': 'DEMO' };
     const res = await request(t.app).post('/api/standorte').set(auth).send({ nr: 'a b', name: '', plz: 'x'.repeat(30) });

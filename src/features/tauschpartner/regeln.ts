@@ -90,9 +90,9 @@ const toColumns = (r: RegelInput) => ({
 
 /** The partner's rules at the scope's locations, by location and priority. */
 export async function regelnOf(scope: TenantScope, partnerNr: string): Promise<Regel[]> {
+  const regeln = scope.atStandorte(scope.table('tauschpartner_regeln', 'r'), 'r.standort_nr');
   const rows = await scope
-    .atStandorte(scope.table('tauschpartner_regeln', 'r'), 'r.standort_nr')
-    .leftJoin('standorte as s', (j) => j.on('s.mandant', 'r.mandant').andOn('s.nr', 'r.standort_nr'))
+    .leftJoin(regeln, 'standorte', 's', (j) => j.on('s.nr', 'r.standort_nr'))
     .where('r.partner_nr', partnerNr)
     .orderBy([{ column: 'r.standort_nr' }, { column: 'r.prioritaet' }, { column: 'r.id' }])
     .select('r.*', 's.name as standort_name');

@@ -1,0 +1,177 @@
+// Every use of knex's undocumented internals, in one file. The rest of the code uses knex's public API and
+// these named functions; src/db/knex-internals.test.ts names each thing relied on here and fails when a knex
+// (or knex-pglite) upgrade changes it. package.json pins both to exact versions for that reason: upgrading is
+// a deliberate change that runs that test.
+//
+// What is relied on, and by whom:
+// - a query builder's `_method` ('select', 'first', 'pluck', 'insert', …) and `_single.lock` (set by forUpdate()
+//   and the other locks): whether a query is a plain read (TenantScope, src/db/scope.ts);
+// - a builder's own then() compiles and runs its query on its client, which transacting(trx) makes the
+//   transaction's; clone() copies the builder (own properties included); stream() and pipe() exist;
+// - the pg client class at knex/lib/dialects/postgres (knex-pglite subclasses the same), whose
+//   transaction(container, config, outerTx) builds a transaction object with begin(conn) and query(conn, sql),
+//   acquireConnection(), releaseConnection(conn) and _query(conn, obj) setting obj.response; knex builds each
+//   transaction's client from the class, so only a subclass reaches them (src/db/knex.ts);
+// - knex-pglite's client: a `pglite` property, a response shaped like PGlite's results with `affectedRows`;
+// - knex.client.pool (tarn): numPendingAcquires() and numUsed(), for closing without aborting waiting work.
+import { createRequire } from 'node:module';
+import type { Knex } from 'knex';
+
+const require = createRequire(import.meta.url);
+
+// ---------------------------------------------------------------------------------------------------------
+// Query builders
+
+type BuilderInternals = Knex.QueryBuilder & { _method?: string; _single?: { lock?: unknown } };
+
+/** The methods whose builder only reads (first() and pluck() are selects with a shaped answer). */
+const READ_METHODS = new Set(['select', 'first', 'pluck']);
+
+/** A select without a lock (forUpdate(), forShare(), …): a query that may share a read-only transaction. */
+export function isPlainRead(qb: Knex.QueryBuilder): boolean {
+  const builder = qb as BuilderInternals;
+  return READ_METHODS.has(builder._method as string) && !builder._single?.lock;
+}
+
+/** Runs the builder's query in `trx` and resolves to its answer, as awaiting it inside that transaction would. */
+export type RunIn = (trx: Knex.Transaction) => Promise<unknown>;
+
+/**
+ * Makes `qb` (and every clone() of it) run through `route` when it is awaited, instead of on the connection it
+ * was built on: `route` receives a function that runs the query in a transaction it chooses, and whether the
+ * query is a plain read, judged when it is awaited (a lock may be added after the builder is handed out).
+ * stream() and pipe() throw `streamError`: a stream would run outside any transaction the route chooses.
+ */
+export function routeQuery<Q extends Knex.QueryBuilder>(qb: Q, route: (runIn: RunIn, plainRead: boolean) => Promise<unknown>, streamError: string): Q {
+  const builder = qb as unknown as BuilderInternals;
+  // knex's own then(): compiles and runs the query on the builder's client (the transaction's, once transacting()).
+  const execute = builder.then as unknown as (this: BuilderInternals, ok: (v: unknown) => void, fail: (e: unknown) => void) => void;
+  const clone = builder.clone;
+  const runIn: RunIn = (trx) => new Promise<unknown>((ok, fail) => execute.call(builder.transacting(trx) as BuilderInternals, ok, fail));
+  const run = (): Promise<unknown> => {
+    try {
+      return route(runIn, isPlainRead(builder));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  };
+  const unsupported = () => {
+    throw new Error(streamError);
+  };
+  Object.assign(builder, {
+    then: (ok?: (v: unknown) => unknown, fail?: (e: unknown) => unknown) => run().then(ok, fail),
+    clone: () => routeQuery(clone.call(builder) as Q, route, streamError),
+    stream: unsupported,
+    pipe: unsupported,
+  });
+  return qb;
+}
+
+/** Whether this is a transaction rather than the base instance (knex marks its transactions so). */
+export const isTransaction = (knex: Knex | Knex.Transaction): knex is Knex.Transaction => (knex as Knex.Transaction).isTransaction === true;
+
+// ---------------------------------------------------------------------------------------------------------
+// Clients
+
+interface QueryObject {
+  sql: string;
+  bindings?: unknown[];
+  response?: unknown;
+}
+interface TransactionInternals {
+  begin(conn: unknown): Promise<unknown>;
+  query(conn: unknown, sql: string): Promise<unknown>;
+}
+// knex's client classes are untyped JavaScript: this is the part of them used here.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ClientClass = new (...args: any[]) => {
+  transaction(container: unknown, config?: Record<string, unknown>, outerTx?: unknown): TransactionInternals;
+  acquireConnection(): Promise<unknown>;
+  releaseConnection(connection: unknown): Promise<unknown>;
+  _query(connection: unknown, obj: QueryObject): Promise<unknown>;
+};
+
+/** knex's PostgreSQL client class (for `pg`). */
+export const pgClientClass = (): ClientClass => require('knex/lib/dialects/postgres/index.js') as ClientClass;
+
+/** knex-pglite's client class (a subclass of the pg client for the embedded database). */
+export function pgliteClientClass(): ClientClass {
+  const mod = require('knex-pglite') as ClientClass | { default: ClientClass };
+  return 'default' in mod ? mod.default : mod;
+}
+
+export interface ClientHooks {
+  /**
+   * SQL that opens a top-level transaction with this config in place of BEGIN (it must start with "BEGIN; " and
+   * take no parameters), or undefined for a plain BEGIN.
+   */
+  beginWith(config: Record<string, unknown> | undefined): string | undefined;
+  /** Called before a connection is taken from the pool: an error refuses the query. */
+  refuseAcquire(): Error | undefined;
+}
+
+const SENDS_BEGIN_WITH = Symbol('sendsBeginWith');
+const BEGIN_PREFIX = 'BEGIN; ';
+
+/**
+ * The client class with `hooks`, as a subclass: knex builds each transaction's client from the class, so a patch
+ * of an instance would not reach it (knex-pglite extends the pg client the same way). `BEGIN; select …` without
+ * parameters travels as one simple query on pg; PGlite prepares every query, and a prepared statement holds one
+ * command, so there the two go through its exec().
+ */
+export function extendClient<C extends ClientClass>(Base: C, kind: 'postgres' | 'pglite', hooks: ClientHooks): C {
+  return class extends Base {
+    get [SENDS_BEGIN_WITH]() {
+      return true;
+    }
+
+    transaction(container: unknown, config?: Record<string, unknown>, outerTx?: unknown) {
+      const trx = super.transaction(container, config, outerTx);
+      const sql = outerTx ? undefined : hooks.beginWith(config);
+      if (sql !== undefined) {
+        if (!sql.startsWith(BEGIN_PREFIX)) throw new Error('beginWith() must return SQL that starts with "BEGIN; "');
+        trx.begin = (conn) => trx.query(conn, sql);
+      }
+      return trx;
+    }
+
+    acquireConnection() {
+      const refused = hooks.refuseAcquire();
+      return refused ? Promise.reject(refused) : super.acquireConnection();
+    }
+
+    _query(connection: unknown, obj: QueryObject) {
+      if (kind === 'pglite' && obj.sql.startsWith(BEGIN_PREFIX) && !obj.bindings?.length) {
+        // knex-pglite's processResponse reads PGlite's result shape, with affectedRows.
+        return (connection as { exec(sql: string): Promise<unknown[]> }).exec(obj.sql).then((results) => {
+          obj.response = { ...(results.at(-1) as object), affectedRows: 0 };
+          return obj;
+        });
+      }
+      return super._query(connection, obj);
+    }
+  };
+}
+
+/** Whether the knex instance's client is one of extendClient(): transactions opened with a config carry its SQL. */
+export const sendsBeginWith = (knex: Knex): boolean => (knex.client as Record<symbol, unknown>)[SENDS_BEGIN_WITH] === true;
+
+/** Whether the instance runs on the embedded database (knex-pglite's client holds its PGlite instance). */
+export const isPglite = (knex: Knex): boolean => 'pglite' in (knex.client as object);
+
+/** A raw driver connection taken from the pool for `body`, and given back after (pg's client: query(sql, values)). */
+export async function withRawConnection<R>(knex: Knex, body: (connection: { query(sql: string, values?: unknown[]): Promise<unknown> }) => Promise<R>): Promise<R> {
+  const client = knex.client as InstanceType<ClientClass>;
+  const connection = (await client.acquireConnection()) as { query(sql: string, values?: unknown[]): Promise<unknown> };
+  try {
+    return await body(connection);
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
+/** Whether anything holds or waits for a pooled connection (false when the client has no pool). */
+export function poolBusy(knex: Knex): boolean {
+  const pool = (knex.client as { pool?: { numPendingAcquires(): number; numUsed(): number } }).pool;
+  return !!pool && (pool.numPendingAcquires() > 0 || pool.numUsed() > 0);
+}

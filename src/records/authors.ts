@@ -1,0 +1,15 @@
+// Who saved a version, as the detail page's history and the API's /versionen name it: the user's login, the
+// demo data for the versions the seeds wrote, else "unknown" (a user who no longer exists).
+import { DEMO_DATA, type VersionInfo } from '../db/versioned.js';
+
+type Translate = (key: string) => string;
+
+export function authorOf(version: Pick<VersionInfo, 'benutzer' | 'quelle'>, t: Translate): string {
+  if (version.benutzer) return version.benutzer;
+  return t(version.quelle === DEMO_DATA ? 'records:history.demoData' : 'records:history.unknownUser');
+}
+
+/** The versions with `autor`, the name of who saved each, in the request's language. */
+export function withAuthors<V extends Pick<VersionInfo, 'benutzer' | 'quelle'>>(history: readonly V[], t: Translate): (V & { autor: string })[] {
+  return history.map((v) => ({ ...v, autor: authorOf(v, t) }));
+}

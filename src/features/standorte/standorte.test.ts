@@ -52,8 +52,8 @@ describe('Standorte', () => {
     expect(english).toEqual([expect.objectContaining({ version: 1, benutzer: null, quelle: 'demo', autor: 'Demo data' })]);
 
     const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
-    expect((await agent.get('/de/stammdaten/standorte/1002')).text).toMatch(/Version 1<\/strong> · [^<]+ · Demo-Daten<\/p>/);
-    expect((await agent.get('/en/bewegungsdaten/einlieferungen/EL-000001')).text).toMatch(/Version 1<\/strong> · [^<]+ · Demo data<\/p>/);
+    expect((await agent.get('/de/stammdaten/standorte/1002?tab=versionen')).text).toMatch(/Version 1<\/strong> · [^<]+ · Demo-Daten<\/p>/);
+    expect((await agent.get('/en/bewegungsdaten/einlieferungen/EL-000001?tab=versionen')).text).toMatch(/Version 1<\/strong> · [^<]+ · Demo data<\/p>/);
     // A user's version names the user.
     expect((await request(t.app).put('/api/standorte/1002').set(auth).send({ name: 'Umbenannt', version: 1 })).status).toBe(200);
     const after = (await request(t.app).get('/api/standorte/1002/versionen').set(auth)).body.data;

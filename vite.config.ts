@@ -49,10 +49,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
+        // Through the real app on a real database; every file starts from the run's seeded snapshot, made once
+        // by the global setup (src/testing/database.ts).
         test: {
           name: 'integration',
           include: ['src/**/*.test.ts', 'islands/**/*.test.{ts,tsx}'],
           exclude: ['src/**/*.browser.test.ts', 'node_modules/**'],
+          globalSetup: ['src/testing/global-setup.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -48,13 +48,22 @@ export default defineConfig({
     globals: true,
     projects: [
       {
+        // Pure code (no database, no app), named *.unit.test.ts: seconds, for the loop while writing code.
         extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.unit.test.ts', 'islands/**/*.unit.test.{ts,tsx}'],
+          environment: 'node',
+        },
+      },
+      {
         // Through the real app on a real database; every file starts from the run's seeded snapshot, made once
         // by the global setup (src/testing/database.ts).
+        extends: true,
         test: {
           name: 'integration',
           include: ['src/**/*.test.ts', 'islands/**/*.test.{ts,tsx}'],
-          exclude: ['src/**/*.browser.test.ts', 'node_modules/**'],
+          exclude: ['src/**/*.browser.test.ts', '**/*.unit.test.{ts,tsx}', 'node_modules/**'],
           globalSetup: ['src/testing/global-setup.ts'],
           environment: 'node',
           testTimeout: 30_000,

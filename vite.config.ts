@@ -54,6 +54,9 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.unit.test.ts', 'islands/**/*.unit.test.{ts,tsx}'],
           environment: 'node',
+          // npm test runs it first (its failures show within seconds), then the integration project, whose
+          // worker count differs (vitest runs projects with different maxWorkers in separate groups).
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -70,6 +73,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           fileParallelism: true,
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
       {

@@ -48,16 +48,32 @@ export default defineConfig({
     globals: true,
     projects: [
       {
+        // Pure code (no database, no app), named *.unit.test.ts: seconds, for the loop while writing code.
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.unit.test.ts', 'islands/**/*.unit.test.{ts,tsx}'],
+          environment: 'node',
+          // npm test runs it first (its failures show within seconds), then the integration project, whose
+          // worker count differs (vitest runs projects with different maxWorkers in separate groups).
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // Through the real app on a real database; every file starts from the run's seeded snapshot, made once
+        // by the global setup (src/testing/database.ts).
         extends: true,
         test: {
           name: 'integration',
           include: ['src/**/*.test.ts', 'islands/**/*.test.{ts,tsx}'],
-          exclude: ['src/**/*.browser.test.ts', 'node_modules/**'],
+          exclude: ['src/**/*.browser.test.ts', '**/*.unit.test.{ts,tsx}', 'node_modules/**'],
+          globalSetup: ['src/testing/global-setup.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
           fileParallelism: true,
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
       {

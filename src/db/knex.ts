@@ -72,9 +72,14 @@ function pgConnection(url: string): Knex.PgConnectionConfig {
 export interface DatabaseOptions {
   /** Where knex's warnings go (a connection that died, a failed acquire); tests that cause them on purpose mute them. */
   warn?: (message: string) => void;
+  /**
+   * Embedded only: start from these files (a tarball of dumpEmbedded) instead of an empty database. The tests
+   * start each file's database from one migrated and seeded snapshot (src/testing/database.ts).
+   */
+  loadDataDir?: Blob;
 }
 
-export function createDatabase(db: Config['db'], { warn = (m) => console.warn(m) }: DatabaseOptions = {}): Database {
+export function createDatabase(db: Config['db'], { warn = (m) => console.warn(m), loadDataDir }: DatabaseOptions = {}): Database {
   if (db.kind === 'postgres') {
     const knex = knexFactory({
       client: tenantAware(pgClientClass(), 'postgres') as unknown as Knex.Config['client'],
@@ -91,9 +96,20 @@ export function createDatabase(db: Config['db'], { warn = (m) => console.warn(m)
     client: tenantAware(pgliteClientClass(), 'pglite') as unknown as Knex.Config['client'],
     dialect: 'postgres',
     // `null` dir: in memory, used by the tests.
-    connection: { pglite: new PGlite({ ...(db.dir ? { dataDir: db.dir } : {}), parsers: { [PG_DATE_OID]: (v: string) => v } }) },
+    connection: { pglite: new PGlite({ ...(db.dir ? { dataDir: db.dir } : {}), loadDataDir, parsers: { [PG_DATE_OID]: (v: string) => v } }) },
   } as Knex.Config);
   return { knex, kind: 'pglite' };
+}
+
+/**
+ * The embedded database's files as a gzipped tarball (PGlite's dumpDataDir; the whole cluster: schema, data,
+ * roles and grants), for createDatabase's `loadDataDir`. knex-pglite keeps the PGlite it was given as the
+ * client's `pglite` (src/db/migrate.ts tells the embedded database by it too).
+ */
+export function dumpEmbedded(knex: Knex): Promise<Blob> {
+  const pglite = (knex.client as { pglite?: PGliteType }).pglite;
+  if (!pglite) throw new Error('dumpEmbedded: not an embedded (PGlite) database');
+  return pglite.dumpDataDir('gzip');
 }
 
 export async function ping(knex: Knex): Promise<boolean> {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from '../db/knex.js';
 import { migrateLatest } from '../db/migrate.js';
 import { seedDemo } from '../db/seed.js';
-import { createPostgresDatabase } from '../testing/app.js';
+import { createPostgresDatabase } from '../testing/database.js';
 import { runTool } from '../testing/child-server.js';
 
 const PG = process.env.TEST_DATABASE_URL;

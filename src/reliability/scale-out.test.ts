@@ -10,7 +10,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../db/knex.js';
 import { seedDemo } from '../db/seed.js';
-import { createPostgresDatabase } from '../testing/app.js';
+import { createPostgresDatabase } from '../testing/database.js';
 import { startServer, type ChildServer } from '../testing/child-server.js';
 import { csrfFrom, setCookies } from '../testing/session.js';
 

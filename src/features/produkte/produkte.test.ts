@@ -1,10 +1,12 @@
 import request from 'supertest';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TenantScope } from '../../db/scope.js';
 import { HttpError } from '../../http/errors.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { recordService } from '../../records/service.js';
+import { buildEinlieferung, buildProdukt } from '../../testing/factories.js';
 import { csrfFrom, signIn } from '../../testing/session.js';
+import { einlieferungConfig } from '../einlieferungen/config.js';
 import { produktConfig, produktStore } from './config.js';
 
 let t: TestApp;
@@ -14,7 +16,6 @@ beforeAll(async () => {
   admin = { Authorization: await token('TADMIN', 'Tadmin12345'), 'X-Mandant': 'DEMO' };
 });
 afterAll(() => t.close());
-afterEach(() => vi.restoreAllMocks());
 
 async function token(login: string, password: string) {
   return (await request(t.app).post('/api/v1/account/login').send({ login, password })).body.token as string;
@@ -178,7 +179,7 @@ describe('Produkte', () => {
   });
 
   it('asks before changing the number, then moves the record and its history', async () => {
-    await request(t.app).post('/api/produkte').set(admin).send(produkt('T130'));
+    await buildProdukt(new TenantScope(t.db.knex, 'DEMO'), produkt('T130'));
     const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
     const page = await agent.get('/de/stammdaten/produkte/T130');
     const body = { ...produkt('T130'), nr: 'T131', version: '1' };
@@ -227,9 +228,9 @@ describe('Produkte', () => {
   });
 
   it('refuses to delete a product that is referred to (409), and deletes one that is not', async () => {
-    await request(t.app).post('/api/produkte').set(admin).send(produkt('T150'));
-    // Movement data will refer to products; until it exists, referenced() is stood in for here.
-    const spy = vi.spyOn(produktConfig.removable!, 'referenced').mockResolvedValue(true);
+    const scope = new TenantScope(t.db.knex, 'DEMO');
+    await buildProdukt(scope, produkt('T150'));
+    const delivery = await buildEinlieferung(scope, { produktNr: 'T150' });
     const inUse = await request(t.app).delete('/api/produkte/T150').set(admin);
     expect(inUse.status).toBe(409);
     expect(inUse.body.message).toBe('Der Datensatz wird noch verwendet und kann nicht gelöscht werden. Deaktivieren Sie ihn stattdessen.');
@@ -238,17 +239,17 @@ describe('Produkte', () => {
     const refused = await agent.post('/de/stammdaten/produkte/T150/delete').type('form').send({ _csrf: csrfFrom(page.text) });
     expect(refused.headers.location).toBe('/de/stammdaten/produkte/T150');
     expect((await agent.get('/de/stammdaten/produkte/T150')).text).toContain('Der Datensatz wird noch verwendet');
-    expect(spy).toHaveBeenCalledWith(expect.any(TenantScope), 'T150');
     expect(await row('T150')).toBeTruthy();
 
     // The record service refuses the same way, inside its transaction, and writes no audit entry.
     const audits = async () => (await t.db.knex('audit_log').where({ entity: 'produkte', entity_id: 'T150' }).count({ n: '*' }))[0].n;
     const before = await audits();
-    await expect(recordService(produktConfig).remove(new TenantScope(t.db.knex, 'DEMO'), { user: { id: 1 }, mandant: 'DEMO' }, 'T150'))
+    await expect(recordService(produktConfig).remove(scope, { user: { id: 1 }, mandant: 'DEMO' }, 'T150'))
       .rejects.toMatchObject({ status: 409, code: 'IN_USE' } satisfies Partial<HttpError>);
     expect(await audits()).toBe(before);
 
-    spy.mockRestore();
+    // Once the delivery is gone nothing refers to the product.
+    await scope.transaction((tx) => einlieferungConfig.store.delete(tx, delivery.nr));
     expect((await request(t.app).delete('/api/produkte/T150').set(admin)).status).toBe(200);
     expect(await row('T150')).toBeUndefined();
     expect(await t.db.knex('produkte_versionen').where({ mandant: 'DEMO', nr: 'T150' }).first()).toBeUndefined();

@@ -1,7 +1,9 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../auth/passwords.js';
+import { TenantScope } from '../../db/scope.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
+import { buildStandort, buildTauschpartner } from '../../testing/factories.js';
 import { csrfFrom, signIn } from '../../testing/session.js';
 
 let t: TestApp;
@@ -44,6 +46,7 @@ async function partnerWithRules(nr: string) {
   return { at1001: a.body.data.id as number, at1002: b.body.data.id as number };
 }
 
+const demo = () => new TenantScope(t.db.knex, 'DEMO');
 const versionOf = async (nr: string) => (await t.db.knex('tauschpartner').where({ mandant: 'DEMO', nr }).first('version')).version as number;
 const rulesOf = (nr: string, mandant = 'DEMO') => t.db.knex('tauschpartner_regeln').where({ mandant, partner_nr: nr }).orderBy('id');
 const errorsOf = (body: { errors: { field: string; message: string }[] }) => Object.fromEntries(body.errors.map((e) => [e.field, e.message]));
@@ -154,8 +157,8 @@ describe('Tauschpartner', () => {
   });
 
   it('refuses to delete a location a rule refers to (409), and a partner whose rules lie outside the user\'s locations', async () => {
-    expect((await request(t.app).post('/api/standorte').set(admin).send({ nr: '1099', name: 'Depot Test' })).status).toBe(201);
-    await request(t.app).post('/api/tauschpartner').set(admin).send(partner('T240'));
+    await buildStandort(demo(), { nr: '1099', name: 'Depot Test' });
+    await buildTauschpartner(demo(), partner('T240'));
     await request(t.app).post('/api/tauschpartner/T240/regeln').set(admin).send({ standortNr: '1099', prioritaet: 1, biogehalt: '7' });
     const inUse = await request(t.app).delete('/api/standorte/1099').set(admin);
     expect(inUse.status).toBe(409);
@@ -312,7 +315,7 @@ describe('Rules of a partner', () => {
   });
 
   it('adds, edits and deletes a rule through the page forms, with the change in the partner\'s history', async () => {
-    await request(t.app).post('/api/tauschpartner').set(admin).send(partner('T350'));
+    await buildTauschpartner(demo(), partner('T350'));
     const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
     let page = await agent.get('/de/stammdaten/tauschpartner/T350');
     expect(page.text).toContain('Regel hinzufügen');

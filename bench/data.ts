@@ -7,9 +7,9 @@ import { hashPassword } from '../src/auth/passwords.js';
 import type { Config } from '../src/config.js';
 import { createDatabase } from '../src/db/knex.js';
 import { migrateLatest } from '../src/db/migrate.js';
-import { seedScale } from '../src/db/seed-scale.js';
+import { seedScale } from '../src/seeds/scale.js';
 import { TenantScope } from '../src/db/scope.js';
-import { einlieferungConfig } from '../src/features/einlieferungen/config.js';
+import { einlieferungConfig } from '../src/features/lieferungen/einlieferungen.js';
 import { COUNT_CAP, pageStatement, parseListState, type ListDefinition } from '../src/http/list.js';
 import { LIST } from '../src/testing/perf-pages.js';
 import { explain, type Plan } from '../src/testing/plans.js';
@@ -149,7 +149,7 @@ export async function prepare(db: BenchDb, opts: { tenant: string | null; rows: 
 
 /**
  * The bench tenant's movement data: `rows` inbound deliveries (the list under test) and as many outbound, with
- * master data and 90 days of stock, generated as `npm run db:seed -- --scale` does (src/db/seed-scale.ts), so
+ * master data and 90 days of stock, generated as `npm run db:seed -- --scale` does (src/seeds/scale.ts), so
  * filters, sorts and sums meet the same spread of dates, locations, products and statuses as real data.
  * Loaded again only if the tenant does not hold exactly that many, or with `reload`; only this tenant's
  * movement data is replaced.

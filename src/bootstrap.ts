@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import { createDatabase } from './db/knex.js';
 import { migrateLatest } from './db/migrate.js';
 import { assertTenantIsolation } from './db/rls.js';
-import { isEmpty, seedDemo } from './db/seed.js';
+import { isEmpty, seedDemo } from './seeds/demo.js';
 import { createI18n } from './http/i18n.js';
 
 export async function bootstrap(config: Config, opts: { seedIfEmpty: boolean }) {

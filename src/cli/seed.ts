@@ -5,8 +5,8 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { createDatabase } from '../db/knex.js';
 import { migrateLatest } from '../db/migrate.js';
-import { seedDemo } from '../db/seed.js';
-import { ScaleRefused, seedScale } from '../db/seed-scale.js';
+import { seedDemo } from '../seeds/demo.js';
+import { ScaleRefused, seedScale } from '../seeds/scale.js';
 
 const { values } = parseArgs({
   options: { scale: { type: 'string' }, tenant: { type: 'string', default: 'BENCH' }, replace: { type: 'boolean', default: false } },

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { bootstrap } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
 import { closeDatabase } from '../db/knex.js';
-import { DEMO_USERS } from '../db/seed.js';
+import { DEMO_USERS } from '../seeds/demo.js';
 import { BUILD_DIR } from '../http/assets.js';
 import { listen } from '../server.js';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepare } from '../../bench/data.js';
 import { createDatabase } from './knex.js';
 import { migrateLatest } from './migrate.js';
-import { seedDemo } from './seed.js';
+import { seedDemo } from '../seeds/demo.js';
 
 let dir: string;
 const db = () => ({ kind: 'pglite' as const, dir, note: '' });

@@ -3,7 +3,7 @@
 // writes and its twin through the batch writes, and compares; deliveries keep a status of their own.
 // The detail page's one-statement read (getWithHistory) must match get() and history().
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { einlieferungConfig } from '../features/einlieferungen/config.js';
+import { einlieferungConfig } from '../features/lieferungen/einlieferungen.js';
 import { produktStore } from '../features/produkte/config.js';
 import { standortStore } from '../features/standorte/config.js';
 import { createTestApp, type TestApp } from '../testing/app.js';

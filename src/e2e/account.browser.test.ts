@@ -3,7 +3,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFor } from '../auth/mfa.js';
-import { DEMO_TOTP_SECRET } from '../db/seed.js';
+import { DEMO_TOTP_SECRET } from '../seeds/demo.js';
 import { startBrowserApp, submitAndWait, type BrowserHarness } from '../testing/browser.js';
 import { pathOf } from './support.js';
 

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyTenantSettings, setTenant } from '../db/rls.js';
 import { TenantScope } from '../db/scope.js';
-import { einlieferungConfig } from '../features/einlieferungen/config.js';
+import { einlieferungConfig } from '../features/lieferungen/einlieferungen.js';
 import { createTestApp, type TestApp } from '../testing/app.js';
 import { explain } from '../testing/plans.js';
 import { signIn } from '../testing/session.js';

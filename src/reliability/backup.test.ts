@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from '../db/knex.js';
 import { migrateLatest } from '../db/migrate.js';
-import { seedDemo } from '../db/seed.js';
+import { seedDemo } from '../seeds/demo.js';
 import { createPostgresDatabase } from '../testing/database.js';
 import { runTool } from '../testing/child-server.js';
 

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../db/knex.js';
-import { seedDemo } from '../db/seed.js';
+import { seedDemo } from '../seeds/demo.js';
 import { createPostgresDatabase } from '../testing/database.js';
 import { startServer, type ChildServer } from '../testing/child-server.js';
 import { csrfFrom, setCookies } from '../testing/session.js';

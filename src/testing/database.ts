@@ -14,7 +14,7 @@ import type { Config } from '../config.js';
 import { createDatabase, dumpEmbedded, type DatabaseOptions } from '../db/knex.js';
 import { migrateLatest } from '../db/migrate.js';
 import { assertTenantIsolation } from '../db/rls.js';
-import { seedDemo } from '../db/seed.js';
+import { seedDemo } from '../seeds/demo.js';
 
 /** The migrated and seeded database of a test run, as the integration project's globalSetup made it. */
 export type TestSnapshot =

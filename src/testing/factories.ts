@@ -9,8 +9,8 @@
 //   const lieferung = await buildEinlieferung(scope, { standortNr: standort.nr, entladeneMenge: '500' });
 import type { TenantScope } from '../db/scope.js';
 import type { Meta } from '../db/versioned.js';
-import type { Delivery } from '../features/bewegungsdaten/delivery.js';
-import { einlieferungConfig } from '../features/einlieferungen/config.js';
+import type { Lieferung } from '../features/lieferungen/lieferung.js';
+import { einlieferungConfig } from '../features/lieferungen/einlieferungen.js';
 import { produktConfig, type Produkt } from '../features/produkte/config.js';
 import { standortConfig, type Standort } from '../features/standorte/config.js';
 import { tauschpartnerConfig } from '../features/tauschpartner/config.js';
@@ -63,7 +63,7 @@ export function buildTauschpartner(scope: TenantScope, input: Input<Tauschpartne
  * An open delivery of 1,000 litres today. Partner, location and product are new records of their own unless
  * their numbers are given, so the delivery refers to nothing a test did not make.
  */
-export async function buildEinlieferung(scope: TenantScope, input: Input<Delivery> = {}): Promise<Delivery & Meta> {
+export async function buildEinlieferung(scope: TenantScope, input: Input<Lieferung> = {}): Promise<Lieferung & Meta> {
   const references = {
     partnerNr: input.partnerNr ?? (await buildTauschpartner(scope, { by: input.by })).nr,
     standortNr: input.standortNr ?? (await buildStandort(scope, { by: input.by })).nr,

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFor } from '../../auth/mfa.js';
 import { ManualClock } from '../../clock.js';
-import { DEMO_TOTP_SECRET } from '../../db/seed.js';
+import { DEMO_TOTP_SECRET } from '../../seeds/demo.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 
 const clock = new ManualClock(Date.parse('2026-11-21T10:00:00Z'));

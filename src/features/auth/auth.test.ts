@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFor } from '../../auth/mfa.js';
 import { ManualClock } from '../../clock.js';
-import { DEMO_TOTP_SECRET } from '../../db/seed.js';
+import { DEMO_TOTP_SECRET } from '../../seeds/demo.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { csrfFrom, formToken, setCookies, signIn } from '../../testing/session.js';
 

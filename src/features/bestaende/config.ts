@@ -10,7 +10,7 @@ import { HttpError, type FieldError } from '../../http/errors.js';
 import { date, decimal, requiredText } from '../../http/fields.js';
 import type { ListDefinition } from '../../http/list.js';
 import type { EntityConfig } from '../../records/entity.js';
-import { MAX_MENGE } from '../bewegungsdaten/delivery.js';
+import { MAX_MENGE } from '../lieferungen/lieferung.js';
 import { choicesOf, masterDataChoices, resolveNew, type ReferenceField } from '../bewegungsdaten/references.js';
 
 const BestandSchema = z.object({

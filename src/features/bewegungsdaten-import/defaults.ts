@@ -2,7 +2,7 @@
 // …-ablieferungen.csv, also the page's template download) and the default import code that reads it. Both are
 // made from the one table below, so file and code cannot drift apart (defaults.test.ts compares the docs files).
 import { stringify } from 'csv-stringify/sync';
-import { DELIVERY_NAMES } from '../bewegungsdaten/names.js';
+import { LIEFERUNG_NAMES } from '../lieferungen/names.js';
 import { KEYWORDS, type ImportTyp } from './mapping.js';
 
 type Convert = 'date' | 'decimal' | 'unit' | null;
@@ -66,7 +66,7 @@ export const exampleFilename = (typ: ImportTyp) => `import-beispiel-${typ}.csv`;
  */
 export function defaultCode(typ: ImportTyp, lang: 'de' | 'en', comments: string[]): string {
   const k = KEYWORDS[lang];
-  const names = DELIVERY_NAMES[typ];
+  const names = LIEFERUNG_NAMES[typ];
   const fieldName = (f: string) => (f === 'datum' ? names.datum : f === 'menge' ? names.menge : f === 'einheit' ? names.einheit : f);
   const cols = EXAMPLES[typ].columns;
   const width = Math.max(...cols.map((c) => fieldName(c.field).length));

@@ -17,7 +17,7 @@
 // `row.*`); every parse error names its line.
 import { PRODUKTGRUPPEN } from '../../domain/fuels.js';
 import { EINHEITEN } from '../../domain/units.js';
-import { DELIVERY_NAMES, INCOTERMS, LIEFERSTATUS, type DeliveryResource } from '../bewegungsdaten/names.js';
+import { LIEFERUNG_NAMES, INCOTERMS, LIEFERSTATUS, type DeliveryResource } from '../lieferungen/names.js';
 
 export type ImportTyp = DeliveryResource;
 
@@ -38,7 +38,7 @@ export const MAX_CODE_LENGTH = 20_000;
 
 /** The fields an import code may set for a type, required ones first, in the order a delivery form shows them. */
 export function fieldsOf(typ: ImportTyp): FieldDef[] {
-  const n = DELIVERY_NAMES[typ];
+  const n = LIEFERUNG_NAMES[typ];
   return [
     { name: 'nr', kind: 'text', required: true, aliases: ['nummer', 'number'] },
     { name: n.datum, kind: 'date', required: true, aliases: ['datum', 'date'] },

@@ -39,7 +39,7 @@ describe('parseMapping', () => {
 
   it('accepts English keywords, aliases and any case', () => {
     const text = [
-      'NUMBER = column "Delivery note"',
+      'NUMBER = column "Lieferung note"',
       'date = COLUMN "Date" | date YYYY-MM-DD',
       'quantity = column "Qty" | decimalpoint',
       'unit = "L"',

@@ -18,7 +18,7 @@ import { errorInRow, errorSentence, STATUS_VARIANT, toSave, valueText } from '..
 import { Token, type Translate } from '../../import/schema.js';
 import { commitWithFlash, csvDownload, receiveUpload } from '../../import/upload.js';
 import { IMPORT_AREAS } from '../../permissions/index.js';
-import { DELIVERY_NAMES } from '../bewegungsdaten/names.js';
+import { LIEFERUNG_NAMES } from '../lieferungen/names.js';
 import { exampleCsv, exampleFilename } from './defaults.js';
 import { fieldsOf, type ImportTyp } from './mapping.js';
 import { idOr404 } from '../../http/validate.js';
@@ -56,7 +56,7 @@ export function bewegungsdatenImportRoutes(knex: Knex): Router {
 
   /** A field's label as the delivery forms show it. */
   function fieldLabel(t: Translate, typ: ImportTyp, field: string): string {
-    const names = DELIVERY_NAMES[typ];
+    const names = LIEFERUNG_NAMES[typ];
     if (field === 'nr') return t('records:fields.nr');
     if (field === names.datum || field === names.menge) return t(`${typ}:fields.${field}`);
     if (field === names.einheit) return t('bewegungsdaten:fields.einheit');
@@ -221,7 +221,7 @@ export function bewegungsdatenImportRoutes(knex: Knex): Router {
     const actor = actorOf(req, res);
     const staging = await findImport(scopeOf(res), actor, tokenOf(req.params.token));
     const typ = typeFor(staging.entity, actor.principal);
-    const names = DELIVERY_NAMES[typ];
+    const names = LIEFERUNG_NAMES[typ];
     const { summary } = staging;
     const meta = (summary.meta ?? {}) as { codeId?: number | null; codeName?: string | null };
     const ref = (v: Record<string, unknown> | undefined, field: string, version: string) =>

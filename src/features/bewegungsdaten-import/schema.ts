@@ -2,7 +2,7 @@
 // form fields that travel with an upload. The same schemas serve the pages and the API.
 import { z } from 'zod';
 import { requiredText } from '../../http/fields.js';
-import { DELIVERY_RESOURCES } from '../bewegungsdaten/names.js';
+import { DELIVERY_RESOURCES } from '../lieferungen/names.js';
 import { MAX_CODE_LENGTH } from './mapping.js';
 
 export const Typ = z.enum(DELIVERY_RESOURCES as [string, ...string[]], { error: 'bewegungsdaten-import:errors.unknownType' });

@@ -2,7 +2,7 @@
 // import code, and the saved import codes themselves. Reading, staging, preview and commit are the shared import
 // machinery's (src/import/engine.ts); this says how a file's rows become deliveries:
 //   - the import code (mapping.ts) picks each field's column or fixed value and converts dates, decimals, units;
-//   - each row is then checked like a delivery entered by hand: deliverySchema, and completeDelivery's checks
+//   - each row is then checked like a delivery entered by hand: lieferungSchema, and completeLieferung's checks
 //     (known and active partner, location and product, the product's group, versions) against the tenant's
 //     master data, loaded once per import; the location must be one the user may import at;
 //   - a delivery's number is its natural key: a new number is created (manuelleEingabe false), a changed one
@@ -20,11 +20,11 @@ import type { Counts, RowError, Translate } from '../../import/schema.js';
 import type { Staging } from '../../import/staging.js';
 import type { UploadedFile } from '../../import/upload.js';
 import { can, IMPORT_AREAS, type Principal } from '../../permissions/index.js';
-import { ablieferungConfig } from '../ablieferungen/config.js';
-import { completeDelivery, deliverySchema, type Delivery } from '../bewegungsdaten/delivery.js';
-import { DELIVERY_NAMES, DELIVERY_RESOURCES } from '../bewegungsdaten/names.js';
+import { ablieferungConfig } from '../lieferungen/ablieferungen.js';
+import { completeLieferung, lieferungSchema, type Lieferung } from '../lieferungen/lieferung.js';
+import { LIEFERUNG_NAMES, DELIVERY_RESOURCES } from '../lieferungen/names.js';
 import { allMasterRecords, produkteAtVersions } from '../bewegungsdaten/references.js';
-import { einlieferungConfig } from '../einlieferungen/config.js';
+import { einlieferungConfig } from '../lieferungen/einlieferungen.js';
 import { defaultCode, exampleFilename } from './defaults.js';
 import { missingColumns, parseMapping, rowMapper, type ImportTyp, type Mapping } from './mapping.js';
 import { importCodeRepo, isNameTaken, type ImportCode } from './repo.js';
@@ -89,7 +89,7 @@ function rowReader(mapping: Mapping, headers: string[], typ: ImportTyp): RowRead
     });
   }
   const mapper = rowMapper(mapping, headers);
-  const schema = deliverySchema(DELIVERY_NAMES[typ]);
+  const schema = lieferungSchema(LIEFERUNG_NAMES[typ]);
   const fields = mapping.rules.map((r) => r.field).filter((f) => f !== 'nr');
   return {
     fields,
@@ -116,7 +116,7 @@ const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entrie
 const pick = (o: Record<string, unknown>, fields: string[]) => Object.fromEntries(fields.filter((f) => f in o).map((f) => [f, o[f]]));
 
 /**
- * The check of a chunk against the tenant's master data (loaded once per run): completeDelivery, exactly as for
+ * The check of a chunk against the tenant's master data (loaded once per run): completeLieferung, exactly as for
  * a delivery entered by hand. A new delivery gets every field; an existing one the file's fields and what they
  * decide (versions, product group).
  */
@@ -129,8 +129,8 @@ async function deliveryChecks(scope: TenantScope): Promise<ChunkCheck> {
     });
     const produktThen = await produkteAtVersions(scope, unchangedProducts);
     return rows.map((r) => {
-      const before = (existing.get(r.nr) ?? null) as (Delivery & Meta) | null;
-      const { delivery, errors } = completeDelivery(r.values as Delivery, before, {
+      const before = (existing.get(r.nr) ?? null) as (Lieferung & Meta) | null;
+      const { delivery, errors } = completeLieferung(r.values as Lieferung, before, {
         current: (field, nr) => masters[field].get(nr) ?? null,
         produktAt: (nr, version) => produktThen.get(`${nr}@${version}`) ?? null,
       });

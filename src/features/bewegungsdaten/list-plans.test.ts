@@ -8,7 +8,7 @@
 //   that already arrive ordered by a prefix is fine: it sorts the few rows that share a value).
 // How fast this is on 100,000 deliveries is measured by `npm run bench` (which prints the bench query's plan).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedScale } from '../../db/seed-scale.js';
+import { seedScale } from '../../seeds/scale.js';
 import { TenantScope } from '../../db/scope.js';
 import { parseListState, pageStatement, type ListDefinition } from '../../http/list.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';

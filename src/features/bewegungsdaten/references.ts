@@ -125,7 +125,7 @@ export async function masterDataChoices(scope: TenantScope, opts: { activeOnly: 
 
 /**
  * The request's memo key of the active choices: read once per request (and location scope) however many
- * selects of one form ask (one query, not three), or taken from the delivery page's query (deliveryMasterData).
+ * selects of one form ask (one query, not three), or taken from the delivery page's query (lieferungMasterData).
  */
 const ACTIVE_CHOICES = 'bewegungsdaten:activeChoices';
 
@@ -149,7 +149,7 @@ export interface ReferenceView {
  * the stored version, and whether the record changed since) and the active choices of the form's three selects,
  * which choicesOf() then finds in the request's memo (scope.memo) without asking again.
  */
-export async function deliveryMasterData(
+export async function lieferungMasterData(
   scope: TenantScope, record: { [F in ReferenceField]?: unknown } & Record<string, unknown>,
 ): Promise<ReferenceView[]> {
   const refs = FIELDS.map((field) => ({ field, nr: record[field] as string, version: record[REFERENCES[field].versionField] as number }));

@@ -1,9 +1,9 @@
 // The movement-data entities built from declarations, in sidebar order. app.ts mounts pages and API for each;
 // the movement-data import writes through the same declarations.
 import type { EntityConfig } from '../../records/entity.js';
-import { ablieferungConfig } from '../ablieferungen/config.js';
+import { ablieferungConfig } from '../lieferungen/ablieferungen.js';
 import { bestandConfig } from '../bestaende/config.js';
-import { einlieferungConfig } from '../einlieferungen/config.js';
+import { einlieferungConfig } from '../lieferungen/einlieferungen.js';
 
 export const BEWEGUNGSDATEN_ENTITIES: EntityConfig<Record<string, unknown>>[] = [
   einlieferungConfig as unknown as EntityConfig<Record<string, unknown>>,

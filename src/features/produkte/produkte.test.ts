@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../../testing/app.js';
 import { recordService } from '../../records/service.js';
 import { buildEinlieferung, buildProdukt } from '../../testing/factories.js';
 import { csrfFrom, signIn } from '../../testing/session.js';
-import { einlieferungConfig } from '../einlieferungen/config.js';
+import { einlieferungConfig } from '../lieferungen/einlieferungen.js';
 import { produktConfig, produktStore } from './config.js';
 
 let t: TestApp;

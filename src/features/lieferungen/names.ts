@@ -9,16 +9,16 @@ export type Lieferstatus = (typeof LIEFERSTATUS)[number];
 export const INCOTERMS = ['EXW', 'FCA', 'CPT', 'CIP', 'DAP', 'DPU', 'DDP', 'FAS', 'FOB', 'CFR', 'CIF'] as const;
 
 /** The spec's names of a delivery's quantity, unit and date fields. */
-export interface DeliveryNames {
+export interface LieferungNames {
   menge: string;
   einheit: string;
   datum: string;
 }
 
-export const DELIVERY_NAMES = {
+export const LIEFERUNG_NAMES = {
   einlieferungen: { menge: 'entladeneMenge', einheit: 'unitOfMeasure', datum: 'entladedatum' },
   ablieferungen: { menge: 'menge', einheit: 'uomMenge', datum: 'lieferdatum' },
-} as const satisfies Record<string, DeliveryNames>;
+} as const satisfies Record<string, LieferungNames>;
 
-export type DeliveryResource = keyof typeof DELIVERY_NAMES;
-export const DELIVERY_RESOURCES = Object.keys(DELIVERY_NAMES) as DeliveryResource[];
+export type DeliveryResource = keyof typeof LIEFERUNG_NAMES;
+export const DELIVERY_RESOURCES = Object.keys(LIEFERUNG_NAMES) as DeliveryResource[];

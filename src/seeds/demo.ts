@@ -1,10 +1,10 @@
 // The demo data of the API contract: tenants DEMO and NORD and the six demo logins, and their master data
-// (seed-stammdaten.ts). Idempotent: existing rows are left as they are, so running it twice changes nothing.
+// (stammdaten.ts). Idempotent: existing rows are left as they are, so running it twice changes nothing.
 // Later features add their own seeds here.
 import type { Knex } from 'knex';
 import { hashPassword } from '../auth/passwords.js';
-import { seedBewegungsdaten } from './seed-bewegungsdaten.js';
-import { seedStammdaten } from './seed-stammdaten.js';
+import { seedBewegungsdaten } from './bewegungsdaten.js';
+import { seedStammdaten } from './stammdaten.js';
 
 export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
 

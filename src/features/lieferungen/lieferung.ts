@@ -1,7 +1,7 @@
 // Inbound and outbound deliveries are the same kind of record: a quantity with its unit on a day, of a product,
 // with a partner, at a location, in a status, possibly cancelled. They differ only in the names the spec gives
 // three fields (entladeneMenge/unitOfMeasure/entladedatum versus menge/uomMenge/lieferdatum) and in what later
-// features hang on them. `deliveryEntity` declares one from those names; both tables share one column layout.
+// features hang on them. `lieferungEntity` declares one from those names; both tables share one column layout.
 //
 // Rules (spec sections 3–5): partner, location and product are chosen from master data and stored as number
 // plus version, so a delivery keeps showing them as they were; an unchanged reference keeps its version when
@@ -19,10 +19,10 @@ import type { ListColumn, ListDefinition } from '../../http/list.js';
 import type { Area } from '../../permissions/index.js';
 import { stornoAction } from '../../records/actions.js';
 import type { BadgeVariant, EntityConfig, FormField } from '../../records/entity.js';
-import { INCOTERMS, LIEFERSTATUS, type DeliveryNames, type Lieferstatus } from './names.js';
-import { atVersion, checkReference, choicesOf, currentRecord, deliveryMasterData, masterDataChoices, REFERENCES, type MasterRow, type ReferenceField } from './references.js';
+import { INCOTERMS, LIEFERSTATUS, type LieferungNames, type Lieferstatus } from './names.js';
+import { atVersion, checkReference, choicesOf, currentRecord, lieferungMasterData, masterDataChoices, REFERENCES, type MasterRow, type ReferenceField } from '../bewegungsdaten/references.js';
 
-export { INCOTERMS, LIEFERSTATUS, type DeliveryNames, type Lieferstatus } from './names.js';
+export { INCOTERMS, LIEFERSTATUS, type LieferungNames, type Lieferstatus } from './names.js';
 const STATUS_BADGE: Record<Lieferstatus, BadgeVariant> = { open: 'info', inProgress: 'warning', completed: 'success', locked: 'neutral' };
 
 /**
@@ -31,13 +31,13 @@ const STATUS_BADGE: Record<Lieferstatus, BadgeVariant> = { open: 'info', inProgr
  */
 export const MAX_MENGE = 5_000_000_000_000;
 
-export interface DeliverySpec {
+export interface LieferungSpec {
   resource: 'einlieferungen' | 'ablieferungen';
   area: Area;
-  names: DeliveryNames;
+  names: LieferungNames;
 }
 
-export type Delivery = Record<string, unknown> & {
+export type Lieferung = Record<string, unknown> & {
   partnerNr: string;
   standortNr: string;
   produktNr: string;
@@ -57,7 +57,7 @@ const optionalFlag = () =>
   });
 
 /** Input of a delivery (form and API): its own fields; versions, manual entry and cancellation are set here. */
-export function deliverySchema(names: DeliveryNames) {
+export function lieferungSchema(names: LieferungNames) {
   return z.object({
     typ: optionalText(50),
     biogehalt: decimal({ min: 0, max: 100, scale: 4 }),
@@ -74,12 +74,12 @@ export function deliverySchema(names: DeliveryNames) {
     vehicleName: optionalText(100),
     kommentar: optionalText(2000),
     storniert: optionalFlag(),
-  }) as unknown as z.ZodType<Delivery>;
+  }) as unknown as z.ZodType<Lieferung>;
 }
 
-export function deliveryStore(spec: DeliverySpec) {
+export function lieferungStore(spec: LieferungSpec) {
   const { names } = spec;
-  return new VersionedStore<Delivery>({
+  return new VersionedStore<Lieferung>({
     table: spec.resource,
     managedStatus: false,
     fields: {
@@ -87,7 +87,7 @@ export function deliveryStore(spec: DeliverySpec) {
       manuelleEingabe: 'manuelle_eingabe', partnerNr: 'partner_nr', partnerVersion: 'partner_version', standortNr: 'standort_nr',
       standortVersion: 'standort_version', produktNr: 'produkt_nr', produktVersion: 'produkt_version', produktgruppe: 'produktgruppe',
       contractNumber: 'contract_number', incoterm: 'incoterm', vehicleName: 'vehicle_name', kommentar: 'kommentar', storniert: 'storniert',
-    } as Record<string, string> as VersionedStore<Delivery>['spec']['fields'],
+    } as Record<string, string> as VersionedStore<Lieferung>['spec']['fields'],
   });
 }
 
@@ -105,8 +105,8 @@ export interface MasterLookup {
  * returned at once, each naming its field. Pure: the entry form and the import load the master data their own
  * way and apply the same rules.
  */
-export function completeDelivery(input: Delivery, before: (Delivery & Meta) | null, masters: MasterLookup): { delivery: Delivery; errors: FieldError[] } {
-  const out: Delivery = { ...input };
+export function completeLieferung(input: Lieferung, before: (Lieferung & Meta) | null, masters: MasterLookup): { delivery: Lieferung; errors: FieldError[] } {
+  const out: Lieferung = { ...input };
   const errors: FieldError[] = [];
   let produkt: Record<string, unknown> | null = null;
   for (const field of Object.keys(REFERENCES) as ReferenceField[]) {
@@ -132,14 +132,14 @@ export function completeDelivery(input: Delivery, before: (Delivery & Meta) | nu
   return { delivery: out, errors };
 }
 
-/** completeDelivery for one delivery of a form or the API, its master data read from the database; 400 on problems. */
-export async function prepareDelivery(scope: TenantScope, input: Delivery, before: (Delivery & Meta) | null): Promise<Delivery> {
+/** completeLieferung for one delivery of a form or the API, its master data read from the database; 400 on problems. */
+export async function prepareLieferung(scope: TenantScope, input: Lieferung, before: (Lieferung & Meta) | null): Promise<Lieferung> {
   const current = new Map<ReferenceField, MasterRow | null>();
   for (const field of Object.keys(REFERENCES) as ReferenceField[]) {
     if (!(before && before[field] === input[field])) current.set(field, await currentRecord(scope, field, input[field]));
   }
   const produktThen = before && before.produktNr === input.produktNr ? await atVersion(scope, 'produktNr', input.produktNr, before.produktVersion as number) : null;
-  const { delivery, errors } = completeDelivery(input, before, {
+  const { delivery, errors } = completeLieferung(input, before, {
     current: (field) => current.get(field) ?? null,
     produktAt: () => produktThen,
   });
@@ -148,7 +148,7 @@ export async function prepareDelivery(scope: TenantScope, input: Delivery, befor
 }
 
 /** Completed and locked deliveries are final. */
-export function deliveryLockedReason(record: Delivery & Meta): string | null {
+export function lieferungLockedReason(record: Lieferung & Meta): string | null {
   if (record.status === 'locked') return 'bewegungsdaten:locked.locked';
   if (record.status === 'completed') return 'bewegungsdaten:locked.completed';
   return null;
@@ -158,11 +158,11 @@ const statusOptions = LIEFERSTATUS.map((s) => ({ value: s, label: `bewegungsdate
 const gruppenOptions = PRODUKTGRUPPEN.map((g) => ({ value: g, label: `produkte:gruppen.${g}` }));
 
 /** The list: filters of the issue (date range, partner, location, product, group, status, cancelled) and the sums. */
-function deliveryList(spec: DeliverySpec, store: VersionedStore<Delivery>): ListDefinition<Delivery & Meta> {
+function lieferungList(spec: LieferungSpec, store: VersionedStore<Lieferung>): ListDefinition<Lieferung & Meta> {
   const { names, resource } = spec;
   const T = 'd';
   // Partner, location and product by name on screen (the filters choose them); numbers and names in the export.
-  const ref = (key: string, field: ReferenceField): ListColumn<Delivery & Meta>[] => [
+  const ref = (key: string, field: ReferenceField): ListColumn<Lieferung & Meta>[] => [
     { key: `${key}Name`, label: `bewegungsdaten:fields.${key}`, pageOnly: true },
     { key: field, label: `bewegungsdaten:fields.${key}Nr`, csvOnly: true },
     { key: `${key}Name`, label: `bewegungsdaten:fields.${key}Name`, csvOnly: true },
@@ -240,7 +240,7 @@ function deliveryList(spec: DeliverySpec, store: VersionedStore<Delivery>): List
   };
 }
 
-function deliveryForm(spec: DeliverySpec): FormField[] {
+function lieferungForm(spec: LieferungSpec): FormField[] {
   const { names, resource } = spec;
   const lieferung = 'bewegungsdaten:groups.lieferung';
   const beteiligte = 'bewegungsdaten:groups.beteiligte';
@@ -264,31 +264,31 @@ function deliveryForm(spec: DeliverySpec): FormField[] {
 }
 
 /** The whole declaration of a delivery entity; einlieferungen/ablieferungen add their own hooks to it. */
-export function deliveryEntity(spec: DeliverySpec): EntityConfig<Delivery> {
-  const store = deliveryStore(spec);
+export function lieferungEntity(spec: LieferungSpec): EntityConfig<Lieferung> {
+  const store = lieferungStore(spec);
   return {
     resource: spec.resource,
     path: `bewegungsdaten/${spec.resource}`,
     area: spec.area,
     ns: spec.resource,
     store,
-    schema: deliverySchema(spec.names),
-    list: deliveryList(spec, store),
-    form: deliveryForm(spec),
+    schema: lieferungSchema(spec.names),
+    list: lieferungList(spec, store),
+    form: lieferungForm(spec),
     actions: [stornoAction()],
     onCreate: { manuelleEingabe: true },
     defaults: { status: 'open', [spec.names.einheit]: 'L' },
     standortOf: (r) => r.standortNr ?? null,
     locatedBy: 'standortNr',
-    prepare: prepareDelivery,
-    lockedReason: deliveryLockedReason,
+    prepare: prepareLieferung,
+    lockedReason: lieferungLockedReason,
     badge: (r) => ({ label: `bewegungsdaten:status.${r.status}`, variant: STATUS_BADGE[r.status as Lieferstatus] ?? 'neutral' }),
     // Partner, location and product as the delivery saw them (the versions it refers to): a tab of its own.
     sections: [{
       key: 'stammdaten',
       label: 'bewegungsdaten:referenzen.tab',
       view: 'bewegungsdaten/referenzen',
-      locals: async ({ scope, record }) => ({ referenzen: await deliveryMasterData(scope, record!), manuelleEingabe: record!.manuelleEingabe === true }),
+      locals: async ({ scope, record }) => ({ referenzen: await lieferungMasterData(scope, record!), manuelleEingabe: record!.manuelleEingabe === true }),
     }],
   };
 }

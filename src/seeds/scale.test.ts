@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app.js';
-import { ScaleRefused, seedScale } from './seed-scale.js';
+import { ScaleRefused, seedScale } from './scale.js';
 
 let t: TestApp;
 beforeAll(async () => {

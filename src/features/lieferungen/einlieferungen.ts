@@ -1,11 +1,11 @@
 // Einlieferungen (inbound deliveries): a delivery with the spec's names entladeneMenge, unitOfMeasure and
 // entladedatum. An inbound delivery will be linked to exactly one collection (Abholung) and unlinked again;
 // that link arrives with the collections feature as this entity's detailLocals and extraRoutes.
-import { deliveryEntity } from '../bewegungsdaten/delivery.js';
-import { DELIVERY_NAMES } from '../bewegungsdaten/names.js';
+import { lieferungEntity } from './lieferung.js';
+import { LIEFERUNG_NAMES } from './names.js';
 
-export const einlieferungConfig = deliveryEntity({
+export const einlieferungConfig = lieferungEntity({
   resource: 'einlieferungen',
   area: 'einlieferungen',
-  names: DELIVERY_NAMES.einlieferungen,
+  names: LIEFERUNG_NAMES.einlieferungen,
 });

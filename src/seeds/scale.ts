@@ -3,9 +3,9 @@
 // tenant is touched; if it already has movement data, nothing happens unless `replace` is set, which first
 // removes that tenant's movement data (and only that).
 import type { Knex } from 'knex';
-import { generateMovements, masterOf, writeMovements } from './seed-bewegungsdaten.js';
-import { setTenant } from './rls.js';
-import { seedStammdaten } from './seed-stammdaten.js';
+import { generateMovements, masterOf, writeMovements } from './bewegungsdaten.js';
+import { setTenant } from '../db/rls.js';
+import { seedStammdaten } from './stammdaten.js';
 
 export interface ScaleOptions {
   mandant: string;

@@ -9,13 +9,13 @@
 import type { Knex } from 'knex';
 import { isProduktgruppe } from '../domain/fuels.js';
 import { umrechnen, type Einheit } from '../domain/units.js';
-import { ablieferungConfig } from '../features/ablieferungen/config.js';
+import { ablieferungConfig } from '../features/lieferungen/ablieferungen.js';
 import { bestandStore } from '../features/bestaende/config.js';
-import { einlieferungConfig } from '../features/einlieferungen/config.js';
-import { reserveNumbers } from './numbers.js';
-import { setTenant } from './rls.js';
-import { generator } from './seed-stammdaten.js';
-import { DEMO_DATA, type VersionedStore } from './versioned.js';
+import { einlieferungConfig } from '../features/lieferungen/einlieferungen.js';
+import { reserveNumbers } from '../db/numbers.js';
+import { setTenant } from '../db/rls.js';
+import { generator } from './stammdaten.js';
+import { DEMO_DATA, type VersionedStore } from '../db/versioned.js';
 
 type Row = Record<string, unknown>;
 const DAY = 86_400_000;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Produktgruppe } from '../domain/fuels.js';
 import { summe, type Einheit } from '../domain/units.js';
-import { generateMovements } from './seed-bewegungsdaten.js';
+import { generateMovements } from './bewegungsdaten.js';
 
 const standorte = [
   { nr: '1001', version: 1, name: 'Tanklager Hamburg' },

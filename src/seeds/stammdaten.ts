@@ -3,8 +3,8 @@
 // Everything is fixed data or drawn from a generator with a fixed seed: each run produces the same rows.
 // One insert per table and tenant, all existing rows left alone (idempotent).
 import type { Knex } from 'knex';
-import { setTenant } from './rls.js';
-import { DEMO_DATA, type VersionedStore } from './versioned.js';
+import { setTenant } from '../db/rls.js';
+import { DEMO_DATA, type VersionedStore } from '../db/versioned.js';
 import { produktStore } from '../features/produkte/config.js';
 import { standortStore } from '../features/standorte/config.js';
 import { snapshotOf, type RegelInput } from '../features/tauschpartner/regeln.js';

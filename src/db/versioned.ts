@@ -2,7 +2,7 @@
 // full record and what changed, written in the same transaction. An update names the version it was based
 // on; if someone else saved in between, it is refused (409) instead of silently overwriting.
 import type { Knex } from 'knex';
-import { HttpError } from '../http/errors.js';
+import { invalid, notFound } from '../errors.js';
 import type { TenantScope } from './scope.js';
 
 export interface Change {
@@ -122,7 +122,7 @@ export class VersionedStore<T extends Record<string, unknown>> {
   /** Writes a new record as version 1 (its number must be free: else a 400 naming `nr`). */
   async insert(tx: TenantScope, nr: string, data: T, benutzerId: number): Promise<T & Meta> {
     if (await tx.table(this.spec.table).where({ nr }).first('nr')) {
-      throw new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: 'nr', message: 'records:errors.nrTaken' }]);
+      throw invalid([{ field: 'nr', message: 'records:errors.nrTaken' }]);
     }
     const [row] = await tx
       .insert(this.spec.table, { nr, ...this.toColumns(data), version: 1, ...(this.managed ? { status: 'aktiv' } : {}), updated_by: benutzerId })
@@ -154,7 +154,7 @@ export class VersionedStore<T extends Record<string, unknown>> {
   /** Gives the locked record `before` a new number; its history moves with it (a taken number: 400 naming `nr`). */
   async writeNr(tx: TenantScope, before: T & Meta, newNr: string, benutzerId: number): Promise<T & Meta> {
     if (await tx.table(this.spec.table).where({ nr: newNr }).first('nr')) {
-      throw new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: 'nr', message: 'records:errors.nrTaken' }]);
+      throw invalid([{ field: 'nr', message: 'records:errors.nrTaken' }]);
     }
     const [row] = await tx
       .table(this.spec.table)
@@ -184,7 +184,7 @@ export class VersionedStore<T extends Record<string, unknown>> {
   async update(scope: TenantScope, nr: string, data: Partial<T> & { status?: Meta['status'] }, benutzerId: number): Promise<T & Meta> {
     return scope.transaction(async (tx) => {
       const before = await this.lock(tx, nr);
-      if (!before) throw new HttpError(404, 'NOT_FOUND', 'records:errors.notFound');
+      if (!before) throw notFound();
       return this.write(tx, before, data, benutzerId);
     });
   }

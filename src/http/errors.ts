@@ -3,13 +3,9 @@
 import type { i18n } from 'i18next';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { ProblemError, type FieldError, type ProblemKind } from '../errors.js';
 
-export interface FieldError {
-  field: string;
-  message: string;
-  /** Values the message names (e.g. the allowed range). */
-  params?: Record<string, unknown>;
-}
+export type { FieldError };
 
 export class HttpError extends Error {
   constructor(
@@ -40,9 +36,23 @@ export function notFoundHandler(): RequestHandler {
 /** A database outage is usually over in seconds (failover, restart): clients may try again after this long. */
 const UNAVAILABLE_RETRY_S = 5;
 
+/** The status of each kind of problem the layers below HTTP report (src/errors.ts): the one place that decides it. */
+const STATUS_OF: Record<ProblemKind, number> = { invalid: 400, forbidden: 403, not_found: 404, conflict: 409 };
+
+/**
+ * A user's mistake as an HttpError: an HttpError as it is, a ProblemError of the storage layer or the record
+ * service with the status of its kind; null for anything else (a bug, an outage), which must travel on.
+ */
+export function httpErrorOf(err: unknown): HttpError | null {
+  if (err instanceof HttpError) return err;
+  if (err instanceof ProblemError) return new HttpError(STATUS_OF[err.kind], err.code, err.messageKey, err.errors, err.params);
+  return null;
+}
+
 /** Errors thrown by body parsers and the like carry a status; map them to the contract's codes. */
 function normalise(err: unknown): HttpError {
-  if (err instanceof HttpError) return err;
+  const known = httpErrorOf(err);
+  if (known) return known;
   const e = err as { status?: number; statusCode?: number; type?: string; code?: string };
   const status = e?.status ?? e?.statusCode;
   if (e?.code === 'EBADCSRFTOKEN' || e?.code === 'ERR_BAD_CSRF_TOKEN' || (err as Error)?.message === 'invalid csrf token') {

@@ -1,7 +1,7 @@
 // Shared helpers of the plain-HTML forms: a failed save renders the form again with each field's error.
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import { HttpError } from './errors.js';
+import { HttpError, httpErrorOf } from './errors.js';
 import { fieldErrors } from './validate.js';
 
 /** Parses a form body; invalid input becomes the same 400 HttpError a service would throw. */
@@ -16,10 +16,11 @@ export function parseForm<S extends z.ZodType>(schema: S, body: unknown): z.infe
  * named), or null when the error is not the user's mistake and must travel on to the error handler.
  */
 export function formErrors(err: unknown, req: Request): Record<string, string> | null {
-  if (!(err instanceof HttpError) || err.status !== 400) return null;
+  const known = httpErrorOf(err);
+  if (known?.status !== 400) return null;
   const map: Record<string, string> = {};
-  for (const e of err.errors) map[e.field] ??= req.t(e.message, e.params ?? {});
-  if (!Object.keys(map).length) map._ = req.t(err.messageKey);
+  for (const e of known.errors) map[e.field] ??= req.t(e.message, e.params ?? {});
+  if (!Object.keys(map).length) map._ = req.t(known.messageKey);
   return map;
 }
 
@@ -39,6 +40,6 @@ export async function submitForm(
     const errors = formErrors(err, req);
     if (!errors) throw err;
     res.status(400);
-    await again(errors, err as HttpError);
+    await again(errors, httpErrorOf(err)!);
   }
 }

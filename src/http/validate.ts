@@ -1,32 +1,9 @@
 // Validation at the edge: a zod schema per input; failures become a 400 whose errors name each field.
 import type { z } from 'zod';
-import { HttpError, type FieldError } from './errors.js';
+import { fieldErrors } from '../errors.js';
+import { HttpError } from './errors.js';
 
-function messageKey(issue: z.core.$ZodIssue): string {
-  // Our own field types name their message key (validation.*); zod's built-in messages are mapped below.
-  if (typeof issue.message === 'string' && /^(validation\.[a-zA-Z]+|[a-z-]+:[a-zA-Z.]+)$/.test(issue.message)) return issue.message;
-  switch (issue.code) {
-    case 'too_big':
-      return 'validation.tooLong';
-    case 'too_small':
-      return (issue as { minimum?: number | bigint }).minimum === 1 ? 'validation.required' : 'validation.tooShort';
-    case 'invalid_type':
-      // zod 4 leaves the input out of the issue; its message says what it received.
-      return /received undefined/.test(issue.message) ? 'validation.required' : 'validation.invalidType';
-    case 'unrecognized_keys':
-      return 'validation.unknownField';
-    default:
-      return 'validation.invalid';
-  }
-}
-
-export function fieldErrors(error: z.ZodError): FieldError[] {
-  return error.issues.flatMap((issue) =>
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((k) => ({ field: k, message: 'validation.unknownField' }))
-      : [{ field: issue.path.join('.') || '_', message: messageKey(issue), ...(issue.code === 'custom' && issue.params ? { params: issue.params } : {}) }],
-  );
-}
+export { fieldErrors };
 
 export function parseOr400<S extends z.ZodType>(schema: S, input: unknown, messageKeyFor400 = 'errors.badRequest'): z.infer<S> {
   // A missing body counts as an empty object for object schemas; a missing scalar stays missing.

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { TenantScope } from '../db/scope.js';
 import type { Meta, VersionInfo } from '../db/versioned.js';
 import { requireApiPermission } from '../http/api.js';
-import { HttpError } from '../http/errors.js';
+import { HttpError, httpErrorOf } from '../http/errors.js';
 import { recordNr } from '../http/fields.js';
 import { formErrors, parseForm, submitForm } from '../http/forms.js';
 import { guardsFor, requireActionPermission } from '../http/guards.js';
@@ -44,7 +44,7 @@ function basedOnVersion(req: Request): number | undefined {
 }
 
 /** The form's summary above the fields: "fill in all required fields" when one is missing, else null (default). */
-const summaryOf = (err: unknown, req: Request) => (err instanceof HttpError && err.messageKey === 'errors.requiredFields' ? req.t(err.messageKey) : null);
+const summaryOf = (err: unknown, req: Request) => (httpErrorOf(err)?.messageKey === 'errors.requiredFields' ? req.t('errors.requiredFields') : null);
 
 export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg: EntityConfig<T>): { pages: Router; api: Router } {
   const pages = Router({ mergeParams: true });
@@ -254,12 +254,13 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
       res.flash('success', 'flash.saved');
       res.redirect(detailHref(res, saved.nr));
     } catch (err) {
-      const conflict = err instanceof HttpError && err.status === 409 && err.code === 'VERSION_CONFLICT';
-      if (err instanceof HttpError && err.code === 'RECORD_LOCKED') {
+      const known = httpErrorOf(err);
+      const conflict = known?.status === 409 && known.code === 'VERSION_CONFLICT';
+      if (known?.code === 'RECORD_LOCKED') {
         res.status(409);
         return await showDetail(req, res, (await load(res, record.nr)).record);
       }
-      const errors = conflict ? { _: req.t(err.messageKey) } : formErrors(err, req);
+      const errors = conflict ? { _: req.t(known.messageKey) } : formErrors(err, req);
       if (!errors) throw err;
       res.status(conflict ? 409 : 400);
       await detailPage(req, res, {
@@ -283,8 +284,9 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
         res.redirect(detailHref(res, done.record.nr));
       } catch (err) {
         // Locked, changed meanwhile, not offered or a tampered form: said on the record's page.
-        if (!(err instanceof HttpError) || err.status >= 500) throw err;
-        res.flash('error', err.errors[0]?.message ?? err.messageKey);
+        const known = httpErrorOf(err);
+        if (!known || known.status >= 500) throw err;
+        res.flash('error', known.errors[0]?.message ?? known.messageKey);
         res.redirect(detailHref(res, record.nr));
       }
     });
@@ -325,8 +327,9 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
       try {
         await service.remove(scope, actorOf(req, res), record.nr);
       } catch (err) {
-        if (!(err instanceof HttpError) || err.status !== 409) throw err;
-        res.flash('error', err.messageKey);
+        const known = httpErrorOf(err);
+        if (known?.status !== 409) throw err;
+        res.flash('error', known.messageKey);
         return res.redirect(detailHref(res, record.nr));
       }
       res.flash('success', 'records:flash.deleted');

@@ -9,8 +9,7 @@ import type { z } from 'zod';
 import { audit, auditMany, type AuditEntry } from '../db/audit.js';
 import type { TenantScope } from '../db/scope.js';
 import type { Change, Meta } from '../db/versioned.js';
-import { HttpError } from '../http/errors.js';
-import { fieldErrors } from '../http/validate.js';
+import { conflict, fieldErrors, invalid, notFound } from '../errors.js';
 import type { Action } from '../permissions/index.js';
 import type { EntityConfig } from './entity.js';
 import { storeUploads } from './files.js';
@@ -46,9 +45,8 @@ export function lockProblem(cfg: EntityConfig<Rec>, before: Rec & Meta): WritePr
   return reason ? { field: null, message: reason } : null;
 }
 
-const refusedLocation = (p: WriteProblem) => new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: p.field ?? 'nr', message: p.message }]);
-const refusedLock = (p: WriteProblem) => new HttpError(409, 'RECORD_LOCKED', p.message);
-const notFound = () => new HttpError(404, 'NOT_FOUND', 'records:errors.notFound');
+const refusedLocation = (p: WriteProblem) => invalid([{ field: p.field ?? 'nr', message: p.message }]);
+const refusedLock = (p: WriteProblem) => conflict('RECORD_LOCKED', p.message);
 
 /** Input without the fields it did not mention, so an update changes only what was sent. */
 export const mentioned = <T extends Rec>(data: T): T => Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)) as T;
@@ -131,7 +129,7 @@ export function recordService<T extends Rec>(cfg: EntityConfig<T>): RecordServic
   }
 
   const checkVersion = (before: Meta, basedOn: number | undefined) => {
-    if (basedOn !== undefined && basedOn !== before.version) throw new HttpError(409, 'VERSION_CONFLICT', 'records:errors.versionConflict');
+    if (basedOn !== undefined && basedOn !== before.version) throw conflict('VERSION_CONFLICT', 'records:errors.versionConflict');
   };
 
   /** The fields to save: what was sent over what is stored, through the record type's checks. */
@@ -188,7 +186,7 @@ export function recordService<T extends Rec>(cfg: EntityConfig<T>): RecordServic
       return scope.transaction(async (tx) => {
         const before = await locked(tx, nr);
         if (!cfg.removable) throw notFound();
-        if (await cfg.removable.referenced(tx, nr)) throw new HttpError(409, 'IN_USE', 'records:errors.inUse');
+        if (await cfg.removable.referenced(tx, nr)) throw conflict('IN_USE', 'records:errors.inUse');
         await store.delete(tx, nr);
         await writeAudit(tx, entry(actor, 'delete', nr, before));
       });
@@ -199,7 +197,7 @@ export function recordService<T extends Rec>(cfg: EntityConfig<T>): RecordServic
       if (!action) throw notFound();
       const parsed = action.input.safeParse(rawInput ?? {});
       if (!parsed.success) {
-        throw new HttpError(400, 'VALIDATION', 'errors.badRequest', fieldErrors(parsed.error));
+        throw invalid(fieldErrors(parsed.error));
       }
       return scope.transaction(async (tx) => {
         const record = await locked(tx, nr);
@@ -208,7 +206,7 @@ export function recordService<T extends Rec>(cfg: EntityConfig<T>): RecordServic
           const lock = lockProblem(rec, record);
           if (lock) throw refusedLock(lock);
         }
-        if (action.offered && !action.offered(record)) throw new HttpError(409, 'ACTION_NOT_OFFERED', 'records:errors.actionNotOffered');
+        if (action.offered && !action.offered(record)) throw conflict('ACTION_NOT_OFFERED', 'records:errors.actionNotOffered');
         const result = await action.run({ tx, record, input: parsed.data, actor, save: (fields) => save(tx, actor, record, fields) });
         // Audited when the record changed, or when the action says what it did besides (records it wrote).
         const changed = result.record.version !== record.version || result.record.nr !== record.nr;

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TenantScope } from '../../db/scope.js';
-import { HttpError } from '../../http/errors.js';
+import type { ProblemError } from '../../errors.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { recordService } from '../../records/service.js';
 import { buildEinlieferung, buildProdukt } from '../../testing/factories.js';
@@ -245,7 +245,7 @@ describe('Produkte', () => {
     const audits = async () => (await t.db.knex('audit_log').where({ entity: 'produkte', entity_id: 'T150' }).count({ n: '*' }))[0].n;
     const before = await audits();
     await expect(recordService(produktConfig).remove(scope, { user: { id: 1 }, mandant: 'DEMO' }, 'T150'))
-      .rejects.toMatchObject({ status: 409, code: 'IN_USE' } satisfies Partial<HttpError>);
+      .rejects.toMatchObject({ kind: 'conflict', code: 'IN_USE' } satisfies Partial<ProblemError>);
     expect(await audits()).toBe(before);
 
     // Once the delivery is gone nothing refers to the product.

@@ -2,7 +2,10 @@
 // together, and an action mounted as a resource has its guard, its audit entry and its version check.
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TenantScope } from '../db/scope.js';
+import { standortConfig } from '../features/standorte/config.js';
 import { createTestApp, type TestApp } from '../testing/app.js';
+import { recordService } from './service.js';
 import { createUserWithRoles } from '../testing/users.js';
 import { csrfFrom, signIn } from '../testing/session.js';
 
@@ -61,6 +64,27 @@ describe('record service: a change and its audit entry are one transaction', () 
     expect(await t.db.knex('standorte').where({ mandant: 'DEMO', nr: 'RS-NEW' }).first()).toMatchObject({ name: 'Neu', version: 3 });
     expect((await auditOf('RS-NEW')).map((a) => a.kind)).toEqual(['stammdaten.standorte.renumber']);
     expect((await auditOf('RS-OLD')).map((a) => a.kind)).toEqual(['stammdaten.standorte.create', 'stammdaten.standorte.update']);
+  });
+});
+
+describe('record service: several records in one transaction', () => {
+  it('commits two writes together, or neither when the second is refused', async () => {
+    const scope = new TenantScope(t.db.knex, 'DEMO');
+    const actor = { user: { id: 1 }, mandant: 'DEMO' };
+    const standorte = recordService(standortConfig);
+    await scope.transaction(async (tx) => {
+      await standorte.create(tx, actor, { nr: 'RS-T1', name: 'Erstes', quota: false } as never);
+      await standorte.create(tx, actor, { nr: 'RS-T2', name: 'Zweites', quota: false } as never);
+    });
+    expect(await t.db.knex('standorte').where({ mandant: 'DEMO' }).whereIn('nr', ['RS-T1', 'RS-T2']).pluck('nr')).toHaveLength(2);
+
+    // The second number is taken: the first create of the same transaction is rolled back with it, audit and all.
+    await expect(scope.transaction(async (tx) => {
+      await standorte.create(tx, actor, { nr: 'RS-T3', name: 'Drittes', quota: false } as never);
+      await standorte.create(tx, actor, { nr: 'RS-T1', name: 'Doppelt', quota: false } as never);
+    })).rejects.toMatchObject({ kind: 'invalid', errors: [{ field: 'nr', message: 'records:errors.nrTaken' }] });
+    expect(await t.db.knex('standorte').where({ mandant: 'DEMO', nr: 'RS-T3' }).first()).toBeUndefined();
+    expect(await auditOf('RS-T3')).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 // Pages and API of a versioned record type, built from its EntityConfig: list (search, filters, sort, paging,
-// sums, CSV), detail with edit form and version history, create, number change with a confirmation step, and
+// sums, exports), detail with edit form and version history, create, number change with a confirmation step, and
 // the lifecycle's actions: activate/deactivate and delete (refused while referenced) for master data, cancel
 // and undo for deliveries. A locked record (a completed delivery) is read-only and its API answers 409. Every
 // write is audited and location-scoped. What an entity has beyond its fields comes in through EntityConfig's
@@ -207,11 +207,11 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     });
   }
 
-  // List page with CSV export, and the list API.
+  // List page and list API, each with the exports (?format=csv|xlsx|pdf).
   mountListPage(pages, knex, cfg.list, {
     path: cfg.path, area: cfg.area, view: 'records/index', title: `${cfg.ns}:title`, filename: cfg.resource, createPath,
   });
-  mountListApi(api, knex, cfg.list, cfg.resource, cfg.area);
+  mountListApi(api, knex, cfg.list, cfg.resource, cfg.area, { title: `${cfg.ns}:title`, filename: cfg.resource });
 
   const editGuards = [...guardsFor(detailPath), requireActionPermission(cfg.area, 'edit')];
 

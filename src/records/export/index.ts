@@ -4,6 +4,7 @@ import { csvWriter } from './csv.js';
 import type { ExportFormat } from './formats.js';
 import type { ExportSource } from './rows.js';
 import { Sink, type ExportOutput } from './sink.js';
+import { xlsxWriter } from './xlsx.js';
 import type { ExportContext, ExportWriter } from './writer.js';
 
 export { describeList } from './describe.js';
@@ -12,7 +13,7 @@ export { EXPORT_CHUNK, listRows, rowsInMemory, type ExportSource } from './rows.
 export type { ExportOutput } from './sink.js';
 export type { ExportContext, ExportWriter } from './writer.js';
 
-const WRITERS: Record<ExportFormat, ExportWriter> = { csv: csvWriter };
+const WRITERS: Record<ExportFormat, ExportWriter> = { csv: csvWriter, xlsx: xlsxWriter };
 
 /** Content type and file extension of a format (for the answer's headers). */
 export function exportFile(format: ExportFormat): { contentType: string; extension: string } {

@@ -2,7 +2,7 @@
 // writers, so the list parameter parsing can use it without loading them).
 import type { FieldError } from '../../http/errors.js';
 
-export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
+export const EXPORT_FORMATS = ['csv', 'xlsx', 'pdf'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /**

@@ -2,6 +2,7 @@
 // list API chooses the writer (src/http/list-routes.ts); everything else about the file is decided here.
 import { csvWriter } from './csv.js';
 import type { ExportFormat } from './formats.js';
+import { pdfWriter } from './pdf.js';
 import type { ExportSource } from './rows.js';
 import { Sink, type ExportOutput } from './sink.js';
 import { xlsxWriter } from './xlsx.js';
@@ -13,7 +14,7 @@ export { EXPORT_CHUNK, listRows, rowsInMemory, type ExportSource } from './rows.
 export type { ExportOutput } from './sink.js';
 export type { ExportContext, ExportWriter } from './writer.js';
 
-const WRITERS: Record<ExportFormat, ExportWriter> = { csv: csvWriter, xlsx: xlsxWriter };
+const WRITERS: Record<ExportFormat, ExportWriter> = { csv: csvWriter, xlsx: xlsxWriter, pdf: pdfWriter };
 
 /** Content type and file extension of a format (for the answer's headers). */
 export function exportFile(format: ExportFormat): { contentType: string; extension: string } {

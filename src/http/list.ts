@@ -8,6 +8,7 @@ import type { TenantScope } from '../db/scope.js';
 import type { FieldError } from './errors.js';
 import { countKey, recall, remember } from './list-counts.js';
 import type { Formatter } from './format.js';
+import { EXPORT_FORMATS } from '../records/export/formats.js';
 
 export type ColumnKind = 'text' | 'number' | 'date' | 'datetime' | 'boolean';
 
@@ -367,7 +368,7 @@ export function listView<R>(
     sort: state.sort,
     sortHref: (key: string) => listHref(base, current, { sort: { key, dir: state.sort.key === key && state.sort.dir === 'asc' ? 'desc' : 'asc' }, page: 1 }),
     href: (page: number) => listHref(base, current, { page }),
-    exportHref: listHref(base, current, { format: 'csv' }),
+    exports: EXPORT_FORMATS.map((format) => ({ format, label: t(`list.exportAs.${format}`), href: listHref(base, current, { format }) })),
     cell: (row: R, col: { source: ListColumn<R> }) => cellText(col.source, row, fmt, t),
     totalExact: result.totalExact,
     totals: (def.totals ?? []).map((x) => ({ label: t(x.label), value: result.totals[x.key] == null ? null : fmt.number(result.totals[x.key]!, x.digits ?? 0) })),

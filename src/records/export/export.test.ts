@@ -141,6 +141,15 @@ describe('list exports', () => {
     expect(pages.at(-1)).toContain(`Seite ${pages.length}`);
   });
 
+  it('offers the three exports on the page, each keeping the filter and order', async () => {
+    const page = await agent.get(`${PAGE}?standortNr=1001&sort=nr:asc`);
+    expect(page.status).toBe(200);
+    for (const [format, label] of [['csv', 'CSV'], ['xlsx', 'Excel'], ['pdf', 'PDF']]) {
+      expect(page.text).toContain(`href="${PAGE}?standortNr=1001&amp;sort=nr%3Aasc&amp;format=${format}" download>${label}</a>`);
+    }
+    expect(page.text).toMatch(/role="group" aria-labelledby="list-export"><span id="list-export"[^>]*>.*Exportieren<\/span>/);
+  });
+
   it('answers an unknown format on the page with the list and an inline error (400), never a 500', async () => {
     const res = await agent.get(`${PAGE}?standortNr=1001&format=docx`);
     expect(res.status).toBe(400);

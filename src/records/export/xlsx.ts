@@ -90,7 +90,7 @@ function widths<R>(columns: ListColumn<R>[], header: string[], first: XlsxCell[]
 }
 
 /** Bytes of worksheet XML the zip may hold before the writer waits for the client. */
-const HOLD = 1024 * 1024;
+const HOLD = 256 * 1024;
 
 /**
  * The stream exceljs feeds a worksheet's XML into (the zip entry's input, in front of its deflater) and the
@@ -137,9 +137,9 @@ async function fill<R>(sheet: Worksheet, source: ExportSource<R>, ctx: ExportCon
   };
   for await (const rows of source.chunks()) {
     if (sink.gone) return false;
-    const cells = rows.map((row) => columns.map((c) => xlsxCell(c, row, ctx)));
-    if (!started) start(cells);
-    for (const row of cells) add(row);
+    if (!started) start(rows.map((row) => columns.map((c) => xlsxCell(c, row, ctx))));
+    // Row by row: a chunk's cells are never all alive at once.
+    for (const row of rows) add(columns.map((c) => xlsxCell(c, row, ctx)));
     if (!(await settled())) return false;
   }
   if (!started) start([]);

@@ -40,12 +40,12 @@ export interface ListExportOptions {
 async function sendExport<R>(req: Request, res: Response, format: ExportFormat, def: ListDefinition<R>, scope: TenantScope, state: ListState, opts: ListExportOptions & { lang: string }) {
   const settings = res.locals.currentUser!.settings;
   const fmt = formatter(settings, opts.lang);
-  const { contentType, extension } = exportFile(format);
+  const { contentType, extension, chunkSize } = exportFile(format);
   res.setHeader('Content-Type', contentType);
   res.setHeader('Content-Disposition', `attachment; filename="${opts.filename}.${extension}"`);
   const ctx = { t: req.t, fmt, lang: opts.lang, settings, title: req.t(opts.title), description: describeList(def, state, req.t, fmt), now: new Date() };
   try {
-    await writeExport(format, listRows(def, scope, state), ctx, res);
+    await writeExport(format, listRows(def, scope, state, chunkSize), ctx, res);
   } catch (err) {
     // Failed before the file began: an ordinary error answer, not an "attachment" holding an error page.
     if (!res.headersSent) {

@@ -3,6 +3,7 @@
 // Values are the page's text (numbers and dates as the user reads them), the sums after an empty line.
 import { stringify } from 'csv-stringify/sync';
 import { cellText } from '../../http/list.js';
+import { EXPORT_CHUNK } from './rows.js';
 import type { ExportWriter } from './writer.js';
 
 /** Spreadsheet programs run cells that start with these as formulas: neutralised with a leading apostrophe. */
@@ -13,6 +14,7 @@ export function csvSafe(value: string): string {
 export const csvWriter: ExportWriter = {
   contentType: 'text/csv; charset=utf-8',
   extension: 'csv',
+  chunkSize: EXPORT_CHUNK,
   async write(source, ctx, sink) {
     const { columns } = source;
     const format = { delimiter: ctx.lang === 'de' ? ';' : ',', record_delimiter: 'windows' as const };

@@ -87,7 +87,8 @@ describe('list exports', () => {
   });
 
   it('XLSX holds the same rows, in the same order, and the same sums as the CSV of the same filter', async () => {
-    const query = 'standortNr=1001&status=completed&sort=entladedatum:asc';
+    // More rows than the XLSX reads at a time (100), fewer than the CSV does (500): order across chunks.
+    const query = 'status=completed&sort=entladedatum:asc';
     const csvRes = await agent.get(`${PAGE}?${query}&format=csv`);
     const xlsxRes = await binary(agent.get(`${PAGE}?${query}&format=xlsx`));
     expect(xlsxRes.status).toBe(200);
@@ -95,7 +96,7 @@ describe('list exports', () => {
     expect(xlsxRes.headers['content-disposition']).toBe('attachment; filename="einlieferungen.xlsx"');
     const csv = csvOf(csvRes.text);
     const xlsx = await xlsxOf(xlsxRes.body as Buffer);
-    expect(csv.rows.length).toBeGreaterThan(5);
+    expect(csv.rows.length).toBeGreaterThan(101);
     expect(xlsx.rows).toEqual(csv.rows);
     expect(xlsx.totals).toEqual(csv.totals);
     expect(csv.totals.map((l) => l[0])).toEqual(['Summe ohne Stornierte in Liter', 'Summe ohne Stornierte in Kilogramm']);

@@ -16,10 +16,10 @@ export type { ExportContext, ExportWriter } from './writer.js';
 
 const WRITERS: Record<ExportFormat, ExportWriter> = { csv: csvWriter, xlsx: xlsxWriter, pdf: pdfWriter };
 
-/** Content type and file extension of a format (for the answer's headers). */
-export function exportFile(format: ExportFormat): { contentType: string; extension: string } {
-  const { contentType, extension } = WRITERS[format];
-  return { contentType, extension };
+/** Content type and file extension of a format (for the answer's headers), and the rows to read at a time. */
+export function exportFile(format: ExportFormat): { contentType: string; extension: string; chunkSize: number } {
+  const { contentType, extension, chunkSize } = WRITERS[format];
+  return { contentType, extension, chunkSize };
 }
 
 /**

@@ -216,6 +216,8 @@ async function draw<R>(doc: Doc, source: ExportSource<R>, ctx: ExportContext, si
 export const pdfWriter: ExportWriter = {
   contentType: 'application/pdf',
   extension: 'pdf',
+  // As for the XLSX: 500 rows in flight raised the server's peak by 190 MB on 100,000 rows, 100 by 50 MB.
+  chunkSize: 100,
   async write(source, ctx, sink) {
     const PDFDocument = await pdfkit();
     const doc = new PDFDocument({

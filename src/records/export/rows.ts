@@ -5,9 +5,10 @@ import type { TenantScope } from '../../db/scope.js';
 import { countAndTotals, filtered, ordered, withJoined, type ListColumn, type ListDefinition, type ListState, type ListTotal } from '../../http/list.js';
 
 /**
- * Rows fetched per round trip. 500 rather than 1,000: a chunk still in flight while the one before is written
- * survives the young generation's collections, and half as many such rows kept the server's peak 30 MB lower
- * on a CSV of 100,000 deliveries, and the export no slower (bench/README.md).
+ * Rows fetched per round trip unless a writer asks for fewer (ExportWriter.chunkSize). 500 rather than 1,000
+ * for the CSV: a chunk still in flight while the one before is written survives the young generation's
+ * collections, and half as many such rows kept the server's peak 30 MB lower on a CSV of 100,000 deliveries,
+ * and the export no slower (bench/README.md).
  */
 export const EXPORT_CHUNK = 500;
 

@@ -23,6 +23,12 @@ export interface ExportWriter {
   contentType: string;
   extension: string;
   /**
+   * Rows to read per round trip. The rows of the chunk read ahead survive every young-generation collection
+   * that formatting the current one causes, and end in the old generation, which is collected rarely: the
+   * more a writer allocates per row, the fewer rows it should hold in flight (bench/README.md).
+   */
+  chunkSize: number;
+  /**
    * Writes the whole file to the sink, a chunk of rows at a time, and ends it; returns quietly when the client
    * goes away. Throws when reading fails: after the first byte the caller must cut the connection, so the
    * client never keeps an incomplete file that looks whole.

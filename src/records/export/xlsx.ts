@@ -157,6 +157,9 @@ async function fill<R>(sheet: Worksheet, source: ExportSource<R>, ctx: ExportCon
 export const xlsxWriter: ExportWriter = {
   contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   extension: 'xlsx',
+  // exceljs makes objects for every row, cell and style: with 500 rows in flight the server's peak on 100,000
+  // rows was 130 MB above its start, with 100 it was 35 MB, no slower (scratch measurement, PostgreSQL).
+  chunkSize: 100,
   async write(source, ctx, sink) {
     const ExcelJS = await exceljs();
     // exceljs pipes its zip into this, and this into the response: on a failure it is unpiped, so nothing of

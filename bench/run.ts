@@ -33,6 +33,7 @@ const { values: args } = parseArgs({
     reload: { type: 'boolean', default: false },
     lighthouse: { type: 'boolean', default: false },
     'no-lighthouse': { type: 'boolean', default: false },
+    exports: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -47,6 +48,7 @@ if (args.help) {
   --reload           load the bench data again even if it is there
   --lighthouse       only the Lighthouse part
   --no-lighthouse    everything but Lighthouse
+  --exports          only the exports of every row (CSV and XLSX, three each, each format on a fresh server)
 environment: BENCH_DATABASE_URL (default ${DEFAULT_PG_URL}), BENCH_PGLITE_DIR (default ${DEFAULT_PGLITE_DIR}), CHROME_PATH`);
   process.exit(0);
 }
@@ -180,9 +182,12 @@ async function measure(base: string, s: Scenario): Promise<Measured> {
   };
 }
 
-// ---------------------------------------------------------------------------------------------------- CSV
+// ------------------------------------------------------------------------------------------------ exports
 
-interface CsvMeasure {
+/** The exports measured: CSV, and XLSX through exceljs's streaming writer (same row source). */
+type ExportFormat = 'csv' | 'xlsx';
+
+interface ExportMeasure {
   rows: number;
   bytesOnWire: number;
   firstByteMs: number;
@@ -192,13 +197,19 @@ interface CsvMeasure {
   peakFrom: 'VmHWM' | 'sampled VmRSS';
 }
 
+/** The median run of three (by total time), with the median first byte and the highest peak of the three. */
+type ExportSummary = ExportMeasure & { runs: ExportMeasure[]; roundTrips?: number };
+
 function procStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) : 0;
 }
 
-/** One CSV export as a browser fetches it (compressed), with the server's peak memory while it runs. */
-async function measureCsv(base: string, pid: number, cookie: string): Promise<CsvMeasure> {
+/**
+ * One export of every row as a browser fetches it (compressed, where the format is compressible), with the
+ * server's peak memory while it runs. An XLSX must end with the zip's end record: a whole file, not a cut one.
+ */
+async function measureExport(base: string, pid: number, cookie: string, format: ExportFormat): Promise<ExportMeasure> {
   let hwmReset = true;
   try {
     // Linux: writing 5 resets the peak resident set (VmHWM) of our own child process.
@@ -210,22 +221,25 @@ async function measureCsv(base: string, pid: number, cookie: string): Promise<Cs
   let sampled = rssBefore;
   const sampler = setInterval(() => (sampled = Math.max(sampled, procStatusKb(pid, 'VmRSS'))), 10);
   const started = performance.now();
-  const result = await new Promise<{ first: number; bytes: number; rows: number }>((resolve, reject) => {
-    const req = http.get(`${base}/de/${LIST.page}?format=csv`, { headers: { cookie, 'accept-encoding': 'gzip, deflate, br' } }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`CSV export answered ${res.statusCode}`));
+  const result = await new Promise<{ first: number; bytes: number; tail: Buffer }>((resolve, reject) => {
+    const req = http.get(`${base}/de/${LIST.page}?format=${format}`, { headers: { cookie, 'accept-encoding': 'gzip, deflate, br' } }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`${format} export answered ${res.statusCode}`));
       let first = 0;
       let bytes = 0;
+      let tail: Buffer = Buffer.alloc(0);
       res.on('data', (chunk: Buffer) => {
         if (!first) first = performance.now() - started;
         bytes += chunk.length;
+        tail = chunk.length >= 22 ? chunk.subarray(-22) : Buffer.concat([tail, chunk]).subarray(-22);
       });
-      res.on('end', () => resolve({ first, bytes, rows: -1 }));
+      res.on('end', () => resolve({ first, bytes, tail }));
       res.on('error', reject);
     });
     req.on('error', reject);
   });
   const totalMs = performance.now() - started;
   clearInterval(sampler);
+  if (format === 'xlsx' && result.tail.readUInt32LE(0) !== 0x06054b50) throw new Error('XLSX export did not end with the zip end record');
   const peak = hwmReset ? Math.max(procStatusKb(pid, 'VmHWM'), sampled) : sampled;
   return {
     rows: ROWS,
@@ -235,6 +249,23 @@ async function measureCsv(base: string, pid: number, cookie: string): Promise<Cs
     peakRssMb: Math.round(peak / 1024),
     rssBeforeMb: Math.round(rssBefore / 1024),
     peakFrom: hwmReset ? 'VmHWM' : 'sampled VmRSS',
+  };
+}
+
+/** Three exports of a format, one after another on the same server. */
+async function measureExports(base: string, pid: number, cookie: string, format: ExportFormat, roundTrips?: number): Promise<ExportSummary> {
+  const runs: ExportMeasure[] = [];
+  for (let i = 0; i < 3; i++) {
+    log(`${format.toUpperCase()} export of all ${ROWS} rows (${i + 1}/3)`);
+    runs.push(await measureExport(base, pid, cookie, format));
+  }
+  const byTime = [...runs].sort((a, b) => a.totalMs - b.totalMs);
+  return {
+    ...byTime[1],
+    firstByteMs: [...runs].sort((a, b) => a.firstByteMs - b.firstByteMs)[1].firstByteMs,
+    peakRssMb: Math.max(...runs.map((c) => c.peakRssMb)),
+    runs: byTime,
+    roundTrips,
   };
 }
 
@@ -320,14 +351,14 @@ async function main() {
   const start = npmStartCommand();
   if (bench.loaded) log(`loaded ${ROWS} inbound and ${ROWS} outbound deliveries in ${(bench.loadMs / 1000).toFixed(1)} s`);
   const plan = await explainList(db, bench.tenant);
-  console.log(
+  if (!args.exports) console.log(
     `list page statement (EXPLAIN ANALYZE, ${plan.query}): counted ${plan.counted.executionMs} ms + ${plan.counted.planningMs} ms planning, ` +
       `count remembered ${plan.remembered.executionMs} ms + ${plan.remembered.planningMs} ms planning; sequential scans: ` +
       (plan.seqScans.map((x) => `${x.table} (${x.rowsRead} of ${x.tableRows} rows read)`).join(', ') || 'none'),
   );
   const secret = randomBytes(32).toString('hex');
-  const runLh = args.lighthouse || !args['no-lighthouse'];
-  const runLoad = !args.lighthouse;
+  const runLh = !args.exports && (args.lighthouse || !args['no-lighthouse']);
+  const runLoad = !args.lighthouse && !args.exports;
 
   let lighthouse: LighthouseResult[] | null = null;
   try {
@@ -357,15 +388,12 @@ async function main() {
       const results: Measured[] = [];
       const app = await startApp(start, db, secret, false);
       const appBase = `http://127.0.0.1:${app.port}`;
-      let csv: CsvMeasure[] = [];
+      let csvSummary: ExportSummary;
       try {
         const auth = await signInBench(appBase, bench);
         // The CSV export of every row, three times, first: on a fresh server, so its peak memory is the
         // export's and not what argon2 left in the allocator during the login load.
-        for (let i = 0; i < 3; i++) {
-          log(`CSV export of all ${ROWS} rows (${i + 1}/3)`);
-          csv.push(await measureCsv(appBase, app.child.pid!, auth.cookie));
-        }
+        csvSummary = await measureExports(appBase, app.child.pid!, auth.cookie, 'csv', csvRoundTrips?.max);
         for (const s of scenarios(bench, auth)) {
           log(`load: ${s.name} (${CONNECTIONS} connections, ${DURATION} s)`);
           if (s.on === 'app') {
@@ -385,24 +413,30 @@ async function main() {
       } finally {
         await app.stop();
       }
+      // The XLSX export on a fresh server of its own, for the same reason.
+      const xlsxSummary = await exportsOnFreshServer(start, db, secret, bench, 'xlsx');
       const express = results.find((r) => r.name === 'bare Express')!;
       for (const r of results) r.ratioToExpress = Number((r.requestsPerSecond / express.requestsPerSecond).toFixed(2));
-      csv = csv.sort((a, b) => a.totalMs - b.totalMs);
-      const csvSummary = {
-        ...csv[1],
-        firstByteMs: [...csv].sort((a, b) => a.firstByteMs - b.firstByteMs)[1].firstByteMs,
-        peakRssMb: Math.max(...csv.map((c) => c.peakRssMb)),
-        runs: csv,
-        roundTrips: csvRoundTrips?.max,
-      };
-      report(db, results, csvSummary);
-      const targets = checkTargets(db, results, csvSummary, plan);
+      report(db, results);
+      reportExports(csvSummary!, xlsxSummary);
+      const targets = checkTargets(db, results, csvSummary!, xlsxSummary, plan);
       writeResults((r) => {
         r.runs = { ...(r.runs as object), [db.kind]: {
           date: new Date().toISOString(), provisional: true, database: db.note, machine: m,
           settings: { connections: CONNECTIONS, durationS: DURATION, warmupS: WARMUP, rows: ROWS, tenant: bench.tenant, listQuery: LIST.benchQuery, listPage: LIST.page },
-          scenarios: results, csv: csvSummary, listPlan: plan, targets,
+          scenarios: results, csv: csvSummary, xlsx: xlsxSummary, listPlan: plan, targets,
         } };
+      });
+    } else if (args.exports) {
+      // Only the exports: each format three times on a fresh server; the rest of the run's results are kept.
+      const csvSummary = await exportsOnFreshServer(start, db, secret, bench, 'csv');
+      const xlsxSummary = await exportsOnFreshServer(start, db, secret, bench, 'xlsx');
+      reportExports(csvSummary, xlsxSummary);
+      // Kept beside the full run's figures (which a full run replaces, these with them), not mixed into them.
+      writeResults((r) => {
+        const runs = (r.runs ?? {}) as Record<string, Record<string, unknown>>;
+        runs[db.kind] = { ...runs[db.kind], exportsOnly: { date: new Date().toISOString(), provisional: true, database: db.note, machine: m, rows: ROWS, csv: csvSummary, xlsx: xlsxSummary } };
+        r.runs = runs;
       });
     } else if (runLh) {
       const app = await startApp(start, db, secret, false);
@@ -440,7 +474,7 @@ async function lighthouseOf(base: string, cookie: string): Promise<LighthouseRes
   );
 }
 
-function report(db: BenchDb, results: Measured[], csv: CsvMeasure & { roundTrips?: number }) {
+function report(db: BenchDb, results: Measured[]) {
   console.log(`\nThroughput at ${CONNECTIONS} connections, ${DURATION} s each (${db.kind}; provisional unless the machine was quiet):`);
   console.log(
     table(
@@ -451,14 +485,31 @@ function report(db: BenchDb, results: Measured[], csv: CsvMeasure & { roundTrips
       ]),
     ),
   );
-  console.log(
-    `\nCSV export of ${csv.rows} rows (median of 3): first byte ${csv.firstByteMs} ms, total ${csv.totalMs} ms, ` +
-      `${(csv.bytesOnWire / 2 ** 20).toFixed(1)} MB on the wire, server peak RSS ${csv.peakRssMb} MB (${csv.peakFrom}; ${csv.rssBeforeMb} MB before), ` +
-      `${csv.roundTrips ?? '?'} round trips`,
-  );
 }
 
-function checkTargets(db: BenchDb, results: Measured[], csv: CsvMeasure, plan: ListPlan) {
+function reportExports(...summaries: ExportSummary[]) {
+  for (const [format, e] of summaries.map((x, i) => [i === 0 ? 'CSV' : 'XLSX', x] as const)) {
+    console.log(
+      `\n${format} export of ${e.rows} rows (median of 3): first byte ${e.firstByteMs} ms, total ${e.totalMs} ms, ` +
+        `${(e.bytesOnWire / 2 ** 20).toFixed(1)} MB on the wire, server peak RSS ${e.peakRssMb} MB (${e.peakFrom}; ${e.rssBeforeMb} MB before)` +
+        (e.roundTrips ? `, ${e.roundTrips} round trips` : ''),
+    );
+  }
+}
+
+/** Three exports of a format on a server started for them alone (its peak memory is the export's own). */
+async function exportsOnFreshServer(start: ReturnType<typeof npmStartCommand>, db: BenchDb, secret: string, bench: Prepared, format: ExportFormat): Promise<ExportSummary> {
+  const app = await startApp(start, db, secret, false);
+  try {
+    const base = `http://127.0.0.1:${app.port}`;
+    const auth = await signInBench(base, bench);
+    return await measureExports(base, app.child.pid!, auth.cookie, format);
+  } finally {
+    await app.stop();
+  }
+}
+
+function checkTargets(db: BenchDb, results: Measured[], csv: ExportMeasure, xlsx: ExportMeasure, plan: ListPlan) {
   const get = (name: string) => results.find((r) => r.name === name)!;
   const list = get('list page');
   const pages = results.filter((r) => ['list page', 'list JSON', 'detail page'].includes(r.name));
@@ -472,6 +523,8 @@ function checkTargets(db: BenchDb, results: Measured[], csv: CsvMeasure, plan: L
     { target: 'zero errors', value: results.reduce((s, r) => s + r.errors, 0), ok: results.every((r) => r.errors === 0) },
     { target: `CSV (${csv.rows} rows) first byte ≤ 200 ms`, value: csv.firstByteMs, ok: csv.firstByteMs <= 200 },
     { target: `CSV (${csv.rows} rows) server peak memory < 150 MB`, value: csv.peakRssMb, ok: csv.peakRssMb < 150 },
+    { target: `XLSX (${xlsx.rows} rows) first byte ≤ 200 ms`, value: xlsx.firstByteMs, ok: xlsx.firstByteMs <= 200 },
+    { target: `XLSX (${xlsx.rows} rows) server peak memory < 150 MB`, value: xlsx.peakRssMb, ok: xlsx.peakRssMb < 150 },
     {
       target: 'no sequential scan reads the whole table for a list page (EXPLAIN ANALYZE)',
       value: plan.seqScans.map((x) => `${x.rowsRead}/${x.tableRows}`).join(', ') || 'none',

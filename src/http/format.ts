@@ -15,7 +15,8 @@ type Parts = Record<'year' | 'month' | 'day' | 'hour' | 'minute', string>;
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
-function partsIn(timeZone: string, date: Date): Parts {
+/** Calendar day and time of an instant in a time zone (also for spreadsheet cells, which have no zone). */
+export function partsIn(timeZone: string, date: Date): Parts {
   let format = dateFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-GB', {

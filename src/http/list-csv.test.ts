@@ -2,7 +2,7 @@
 // boundaries, and nothing of another tenant.
 import { createTestApp, type TestApp } from '../testing/app.js';
 import { signIn } from '../testing/session.js';
-import { CSV_CHUNK } from './list.js';
+import { EXPORT_CHUNK as CSV_CHUNK } from '../records/export/index.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -10,12 +10,17 @@ import {
   type ListDefinition, type ListFilter, type ListSource, type ListState, type PageResult,
 } from './list.js';
 import { defaultPageSize } from './page-size.js';
+import { parseExportFormat } from '../records/export/formats.js';
 
 /** The list a request asks for: the definition with its choices, the state, what was typed, what was refused. */
 export async function readListRequest<R, S extends ListSource>(req: Request, res: Response, declared: ListDefinition<R, S>, source: S) {
   const def = await withChoices(declared, source);
   const user = res.locals.currentUser ?? req.user;
-  return { def, ...parseListState(def, req.query as Record<string, unknown>, defaultPageSize(user?.settings)) };
+  const parsed = parseListState(def, req.query as Record<string, unknown>, defaultPageSize(user?.settings));
+  // `format` asks for an export of the list instead of its page (src/records/export): its value is checked there.
+  const { format, error } = req.query.format === undefined ? { format: null, error: null } : parseExportFormat(req.query.format);
+  if (error && !parsed.errors.some((e) => e.field === 'format')) parsed.errors.push(error);
+  return { def, ...parsed, format };
 }
 
 /** A list page's rows: none and status 400 when a parameter was refused (the page says why), else the page asked for. */
@@ -35,10 +40,21 @@ export async function readListPage<R, S extends ListSource>(req: Request, res: R
   return { ...list, result: await pageOrRefusal(res, list, source) };
 }
 
-/** Reads a list API request: 400 naming every refused parameter, else exactly the page asked for (none beyond the end). */
-export async function readListApi<R, S extends ListSource>(req: Request, res: Response, declared: ListDefinition<R, S>, source: S) {
+/**
+ * Reads a list API request: 400 naming every refused parameter, else exactly the page asked for (none beyond
+ * the end). A list that offers exports (`exports: true`) returns no page for `format`: the caller streams the
+ * file; on any other list `format` is refused like an unknown parameter, never ignored.
+ */
+export async function readListApi<R, S extends ListSource>(req: Request, res: Response, declared: ListDefinition<R, S>, source: S, opts: { exports?: boolean } = {}) {
   const list = await readListRequest(req, res, declared, source);
+  if (list.format && !opts.exports) list.errors.push({ field: 'format', message: 'list.errors.unknown', params: { name: 'format' } });
   if (list.errors.length) throw new HttpError(400, 'BAD_REQUEST', 'errors.badRequest', list.errors);
+  return list;
+}
+
+/** The page of a list API request (readListApi). */
+export async function readListApiPage<R, S extends ListSource>(req: Request, res: Response, declared: ListDefinition<R, S>, source: S) {
+  const list = await readListApi(req, res, declared, source);
   return { ...list, result: await fetchPage(list.def, source, list.state, undefined, { clampPage: false }) };
 }
 

@@ -1,10 +1,13 @@
-// Mounts a declared list as a page (with CSV export via ?format=csv) and as a JSON API list, guarded by the
-// route tree and scoped to tenant and permitted locations. A feature calls these two and writes no list code.
-import type { Router } from 'express';
+// Mounts a declared list as a page and as a JSON API list, guarded by the route tree and scoped to tenant and
+// permitted locations; both export what the filters show with `?format=csv|xlsx|pdf` (src/records/export).
+// A feature calls these two and writes no list code.
+import type { Request, Response, Router } from 'express';
 import type { Knex } from 'knex';
+import type { TenantScope } from '../db/scope.js';
+import { describeList, exportFile, listRows, writeExport, type ExportFormat } from '../records/export/index.js';
 import { formatter } from './format.js';
 import { guardsFor } from './guards.js';
-import { listView, streamCsv, type ListDefinition } from './list.js';
+import { fetchPage, listView, type ListDefinition, type ListState } from './list.js';
 import { pageOrRefusal, readListApi, readListRequest, registerList } from './list-request.js';
 import { tenantScope } from './tenant.js';
 import { requireApiPermission } from './api.js';
@@ -18,10 +21,39 @@ export interface ListPageOptions {
   view: string;
   /** i18n key of the page title. */
   title: string;
-  /** File name of the CSV export (without extension). */
+  /** File name of the exports (without extension). */
   filename: string;
   /** Address of the create form below the list path, for the "new" button (default `neu`). */
   createPath?: string;
+}
+
+/** What names an exported file: the list's title (i18n key) and the file name without extension. */
+export interface ListExportOptions {
+  title: string;
+  filename: string;
+}
+
+/**
+ * Answers with the list as a file of the format: everything the filters show, in the list's order, with its
+ * sums. A failure after the first byte reaches the error handler, which cuts the connection.
+ */
+async function sendExport<R>(req: Request, res: Response, format: ExportFormat, def: ListDefinition<R>, scope: TenantScope, state: ListState, opts: ListExportOptions & { lang: string }) {
+  const settings = res.locals.currentUser!.settings;
+  const fmt = formatter(settings, opts.lang);
+  const { contentType, extension, chunkSize } = exportFile(format);
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Content-Disposition', `attachment; filename="${opts.filename}.${extension}"`);
+  const ctx = { t: req.t, fmt, lang: opts.lang, settings, title: req.t(opts.title), description: describeList(def, state, req.t, fmt), now: new Date() };
+  try {
+    await writeExport(format, listRows(def, scope, state, chunkSize), ctx, res);
+  } catch (err) {
+    // Failed before the file began: an ordinary error answer, not an "attachment" holding an error page.
+    if (!res.headersSent) {
+      res.removeHeader('Content-Disposition');
+      res.removeHeader('Content-Type');
+    }
+    throw err;
+  }
 }
 
 export function mountListPage<R>(router: Router, knex: Knex, declared: ListDefinition<R>, opts: ListPageOptions): void {
@@ -29,29 +61,36 @@ export function mountListPage<R>(router: Router, knex: Knex, declared: ListDefin
   router.get(`/${opts.path}`, ...guardsFor(opts.path), async (req, res) => {
     const scope = tenantScope(knex, res, opts.area);
     const list = await readListRequest(req, res, declared, scope);
-    const { def, state, errors, input } = list;
-    const fmt = formatter(res.locals.currentUser!.settings, res.locals.lang);
+    const { def, state, errors, input, format } = list;
+    const lang = res.locals.lang;
     // A refused parameter exports nothing: the page says what was wrong.
-    if (req.query.format === 'csv' && !errors.length) {
-      return streamCsv(def, scope, state, res, { fmt, t: req.t, lang: res.locals.lang, filename: opts.filename });
-    }
+    if (format && !errors.length) return sendExport(req, res, format, def, scope, state, { title: opts.title, filename: opts.filename, lang });
+    const fmt = formatter(res.locals.currentUser!.settings, lang);
     const result = await pageOrRefusal(res, list, scope);
-    const base = `/${res.locals.lang}/${opts.path}`;
+    const base = `/${lang}/${opts.path}`;
     await res.page(opts.view, {
       title: req.t(opts.title),
-      list: listView(def, state, result, { base, lang: res.locals.lang, t: req.t, fmt, caption: req.t(opts.title), errors, input }),
+      list: listView(def, state, result, { base, lang, t: req.t, fmt, caption: req.t(opts.title), errors, input }),
       canEdit: can(res.locals.principal!, 'edit', opts.area),
       createPath: opts.createPath ?? 'neu',
     });
   });
 }
 
-/** GET /api/<resource>: strict about its parameters (a client's mistake is a 400 naming the parameter). */
-export function mountListApi<R>(router: Router, knex: Knex, declared: ListDefinition<R>, resource: string, area: Area): void {
+/**
+ * GET /api/<resource>: strict about its parameters (a client's mistake is a 400 naming the parameter). With
+ * `format` it answers the file instead of JSON, in the language of Accept-Language (German by default).
+ */
+export function mountListApi<R>(router: Router, knex: Knex, declared: ListDefinition<R>, resource: string, area: Area, exportOpts?: Partial<ListExportOptions>): void {
   registerList(declared, { api: resource });
   router.get(`/${resource}`, requireApiPermission(area, 'view'), async (req, res) => {
     const scope = tenantScope(knex, res, area);
-    const { def, state, result } = await readListApi(req, res, declared, scope);
+    const { def, state, format } = await readListApi(req, res, declared, scope, { exports: true });
+    if (format) {
+      const lang = req.language === 'en' ? 'en' : 'de';
+      return sendExport(req, res, format, def, scope, state, { title: exportOpts?.title ?? resource, filename: exportOpts?.filename ?? resource, lang });
+    }
+    const result = await fetchPage(def, scope, state, undefined, { clampPage: false });
     res.json({
       data: result.rows, total: result.total, totalExact: result.totalExact, page: result.page, pageSize: state.pageSize,
       ...(def.totals?.length ? { totals: result.totals } : {}),

@@ -1,16 +1,15 @@
 // The list-page machinery, built once: each feature declares its columns, filters and base query; this module
 // parses the list state from the URL (search, filters, sort, page), runs the query through the list's source
-// (the tenant scope for tenant data, a platform source for users, tenants and the audit log), and streams the
-// CSV export of exactly what the filters show. Pages (views/partials/ui/list-page.ejs and the platform lists'
+// (the tenant scope for tenant data, a platform source for users, tenants and the audit log); the exports of
+// exactly what the filters show read through it too (src/records/export). Pages (views/partials/ui/list-page.ejs and the platform lists'
 // own views) and the JSON API (`{data,total,page,pageSize}`) share it, so a list behaves the same everywhere.
-import type { Response } from 'express';
 import type { Knex } from 'knex';
-import { stringify } from 'csv-stringify/sync';
 import { TenantScope } from '../db/scope.js';
 import type { FieldError } from './errors.js';
 import { countKey, recall, remember } from './list-counts.js';
 import type { Formatter } from './format.js';
 import { isPageSize, MAX_PAGE_SIZE } from './page-size.js';
+import { EXPORT_FORMATS } from '../records/export/formats.js';
 
 export { MAX_PAGE_SIZE } from './page-size.js';
 
@@ -33,7 +32,7 @@ export function platformSource(knex: Knex): ListSource {
 export type ColumnKind = 'text' | 'number' | 'date' | 'datetime' | 'boolean';
 
 export interface ListColumn<R> {
-  /** Field of the row (camelCase), also the name in `sort=key:dir` and in the CSV header's order. */
+  /** Field of the row (camelCase), also the name in `sort=key:dir`. */
   key: string;
   /** i18n key of the header. */
   label: string;
@@ -53,7 +52,10 @@ export interface ListColumn<R> {
   href?: (row: R, lang: string) => string;
   /** A status badge instead of text: i18n key and variant. */
   badge?: (row: R) => { label: string; variant: 'neutral' | 'info' | 'success' | 'warning' | 'error' };
-  /** Left out of the page table but kept in the CSV (or the other way round). */
+  /**
+   * Left out of the page table (and the PDF, which prints what the page shows) but kept in the spreadsheet
+   * exports, CSV and XLSX; or the other way round.
+   */
   csvOnly?: boolean;
   pageOnly?: boolean;
 }
@@ -120,7 +122,7 @@ export interface ListDefinition<R, S extends ListSource = TenantScope> {
   countAll?: boolean;
   /** Maps a database row to the row the views and the API show. */
   toRow(db: Record<string, unknown>): R;
-  /** Sums shown below the list, in the API (`totals`) and at the end of the CSV. */
+  /** Sums shown below the list, in the API (`totals`) and at the end of every export. */
   totals?: ListTotal[];
   /** Choices of select filters that come from the data (a tenant's locations, products, …), by filter key. */
   choices?(source: S): Promise<Record<string, ChoiceOptions>>;
@@ -152,7 +154,7 @@ export interface ListInput {
 
 /**
  * Lists count at most this many rows exactly; beyond it they say "more than 10,000" and leave out the sums
- * (the CSV export has them), so a page never scans a big tenant's whole table to count it.
+ * (the exports have them), so a page never scans a big tenant's whole table to count it.
  */
 export const COUNT_CAP = 10_000;
 
@@ -349,7 +351,8 @@ export function filtered<R, S extends ListSource>(def: ListDefinition<R, S>, sou
   return qb;
 }
 
-function ordered<R, S extends ListSource>(def: ListDefinition<R, S>, qb: Knex.QueryBuilder, state: ListState): Knex.QueryBuilder {
+/** The query in the list's order: the sorted column, then the key (so the order is stable). */
+export function ordered<R, S extends ListSource>(def: ListDefinition<R, S>, qb: Knex.QueryBuilder, state: ListState): Knex.QueryBuilder {
   const col = def.columns.find((c) => c.key === state.sort.key && c.sql) ?? def.columns.find((c) => c.key === def.defaultSort.key)!;
   return qb.orderByRaw(`${col.sql} ${state.sort.dir}${col.notNull ? '' : ' nulls last'}, ${def.tieBreaker} ${state.sort.dir}`);
 }
@@ -397,7 +400,8 @@ function readCount<R, S extends ListSource>(def: ListDefinition<R, S>, row: Reco
   return { total: totalExact ? count : cap!, totalExact, totals };
 }
 
-async function countAndTotals<R, S extends ListSource>(def: ListDefinition<R, S>, source: S, state: ListState, cap: number | null = capOf(def)) {
+/** Count and sums of what the filters show; `cap` null counts and sums every row (the exports). */
+export async function countAndTotals<R, S extends ListSource>(def: ListDefinition<R, S>, source: S, state: ListState, cap: number | null = capOf(def)) {
   return readCount(def, (await source.scoped(countQuery(def, source, state, cap)).first()) as Record<string, unknown> | undefined, cap);
 }
 
@@ -410,7 +414,7 @@ function pageRows<R, S extends ListSource>(def: ListDefinition<R, S>, source: S,
 }
 
 /** A query of the list's rows with the joined columns (def.joined) added. */
-const withJoined = <R, S extends ListSource>(def: ListDefinition<R, S>, source: S, qb: Knex.QueryBuilder) => (def.joined ? def.joined.add(source, qb) : qb);
+export const withJoined = <R, S extends ListSource>(def: ListDefinition<R, S>, source: S, qb: Knex.QueryBuilder) => (def.joined ? def.joined.add(source, qb) : qb);
 
 /**
  * The one statement of a list page (count, sums and the page's rows), as fetchPage sends it (list-plans.test.ts
@@ -494,11 +498,6 @@ export function listHref(
   return query ? `${base}?${query}` : base;
 }
 
-/** Spreadsheet programs run cells that start with these as formulas: neutralised with a leading apostrophe. */
-export function csvSafe(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
 export function cellText<R>(col: ListColumn<R>, row: R, fmt: Formatter, t: (k: string) => string): string {
   if (col.badge) return t(col.badge(row).label);
   const value = (row as Record<string, unknown>)[col.key];
@@ -517,104 +516,6 @@ export function cellText<R>(col: ListColumn<R>, row: R, fmt: Formatter, t: (k: s
     default:
       return String(value);
   }
-}
-
-/** The compression middleware's flush (present when the response is being compressed). */
-function flush(res: Response): void {
-  (res as Response & { flush?: () => void }).flush?.();
-}
-
-/**
- * Rows fetched per round trip while streaming a CSV export. 500 rather than 1,000: a chunk still in flight
- * while the one before is formatted survives the young generation's collections, and half as many such rows
- * kept the server's peak 30 MB lower on 100,000 deliveries, and the export no slower (bench/README.md).
- */
-export const CSV_CHUNK = 500;
-
-/**
- * Streams the CSV of everything the filters show (no paging), in chunks so a large list never sits in
- * memory. German lists use `;` (what German spreadsheet programs expect with a decimal comma), English `,`.
- *
- * First the keys of all matching rows in order (one query that carries no row data), then the rows by key,
- * a chunk at a time: each chunk is an index look-up, whatever the sort. Paging with OFFSET instead re-sorts
- * and skips everything before each chunk (quadratic: 100 chunks of 100,000 rows read 5 million), and a
- * cursor would hold a transaction (and the embedded database's only connection) for as long as a slow client
- * takes to download.
- */
-export async function streamCsv<R, S extends ListSource>(
-  def: ListDefinition<R, S>,
-  scope: S,
-  state: ListState,
-  res: Response,
-  opts: { fmt: Formatter; t: (k: string) => string; lang: string; filename: string },
-): Promise<void> {
-  const columns = def.columns.filter((c) => !c.pageOnly);
-  const knex = scope.knex;
-  res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-  res.setHeader('Content-Disposition', `attachment; filename="${opts.filename}.csv"`);
-  const format = { delimiter: opts.lang === 'de' ? ';' : ',', record_delimiter: 'windows' as const };
-  // One listener each for the whole export (the compression middleware hands `drain` listeners to its encoder,
-  // where `once` would never remove them), waking whoever waits for the response to take more.
-  let wake: (() => void) | null = null;
-  const awake = () => {
-    wake?.();
-    wake = null;
-  };
-  res.on('drain', awake).on('close', awake);
-  const drained = () => new Promise<void>((resolve) => (wake = resolve));
-  // Written a chunk at a time as one string: the compressing encoder then works on a hundred pieces of a large
-  // export instead of a hundred thousand rows one by one (which took twice as long and 40 MB more memory).
-  /** Sends records; false when the client has gone away (then there is nothing more to do). */
-  const write = async (records: string[][], prefix = ''): Promise<boolean> => {
-    if (!res.write(prefix + stringify(records, format)) && !res.destroyed) await drained();
-    if (res.destroyed) return false;
-    // A compressing encoder holds its output until its buffers fill (Brotli: the whole of a small export);
-    // flushing after each piece lets it reach the client at once.
-    flush(res);
-    return true;
-  };
-  // The header row goes out at once (with the byte order mark spreadsheet programs read UTF-8 by), so the
-  // download starts while the keys are read; should anything fail after this, the error handler cuts the
-  // connection (an incomplete file, never one that looks whole).
-  if (!(await write([columns.map((c) => csvSafe(opts.t(c.label)))], '\uFEFF'))) return;
-  const keys: unknown[] = (await ordered(def, filtered(def, scope, state).clearSelect().select(knex.raw(`${def.tieBreaker} as k`)), state)).map(
-    (r: { k: unknown }) => r.k,
-  );
-  // The same scoped base query (tenant, locations), so a key can only ever name a row the user may see.
-  const rowsOf = (chunk: unknown[]): Promise<Record<string, unknown>[]> => {
-    const reading = Promise.resolve(
-      withJoined(def, scope, def.query(scope))
-        .select(knex.raw(`${def.tieBreaker} as csv_key`))
-        .whereIn(knex.raw(def.tieBreaker) as unknown as string, chunk as string[]),
-    );
-    // Read ahead: if the export stops before it is awaited, its failure is not an unhandled one.
-    reading.catch(() => {});
-    return reading;
-  };
-  // The next chunk is read while this one is formatted and sent.
-  let next = keys.length ? rowsOf(keys.slice(0, CSV_CHUNK)) : null;
-  for (let start = 0; next; start += CSV_CHUNK) {
-    const chunk = keys.slice(start, start + CSV_CHUNK);
-    const rows = await next;
-    next = start + CSV_CHUNK < keys.length ? rowsOf(keys.slice(start + CSV_CHUNK, start + 2 * CSV_CHUNK)) : null;
-    const byKey = new Map(rows.map((db) => [String(db.csv_key), db]));
-    const records: string[][] = [];
-    for (const key of chunk) {
-      const db = byKey.get(String(key));
-      // Deleted since the keys were read: left out, as it would be had the export started a moment later.
-      if (!db) continue;
-      const row = def.toRow(db);
-      records.push(columns.map((c) => csvSafe(cellText(c, row, opts.fmt, opts.t))));
-    }
-    if (!(await write(records))) return;
-  }
-  // The sums after an empty line, each as label and value.
-  if (def.totals?.length) {
-    const { totals } = await countAndTotals(def, scope, state, null);
-    if (!(await write([[], ...def.totals.map((t) => [csvSafe(opts.t(t.label)), totals[t.key] == null ? '' : opts.fmt.number(totals[t.key]!, t.digits ?? 0)])]))) return;
-  }
-  res.end();
-  await new Promise((resolve) => res.once('finish', resolve));
 }
 
 type Translate = (k: string, o?: Record<string, unknown>) => string;
@@ -673,7 +574,7 @@ export function listView<R, S extends ListSource>(
     sort: state.sort,
     sortHref: (key: string) => listHref(base, current, { sort: { key, dir: state.sort.key === key && state.sort.dir === 'asc' ? 'desc' : 'asc' }, page: 1 }),
     href: (page: number) => listHref(base, current, { page }),
-    exportHref: listHref(base, current, { format: 'csv' }),
+    exports: EXPORT_FORMATS.map((format) => ({ format, label: t(`list.exportAs.${format}`), href: listHref(base, current, { format }) })),
     cell: (row: R, col: { source: ListColumn<R> }) => cellText(col.source, row, fmt, t),
     totalExact: result.totalExact,
     totals: (def.totals ?? []).map((x) => ({ label: t(x.label), value: result.totals[x.key] == null ? null : fmt.number(result.totals[x.key]!, x.digits ?? 0) })),

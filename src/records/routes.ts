@@ -204,11 +204,11 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     });
   }
 
-  // List page with CSV export, and the list API.
+  // List page and list API, each with the exports (?format=csv|xlsx|pdf).
   mountListPage(pages, knex, cfg.list, {
     path: cfg.path, area: cfg.area, view: 'records/index', title: `${cfg.ns}:title`, filename: cfg.resource, createPath,
   });
-  mountListApi(api, knex, cfg.list, cfg.resource, cfg.area);
+  mountListApi(api, knex, cfg.list, cfg.resource, cfg.area, { title: `${cfg.ns}:title`, filename: cfg.resource });
 
   const editGuards = [...guardsFor(detailPath), requireActionPermission(cfg.area, 'edit')];
 

@@ -2,7 +2,7 @@
 import { Router } from 'express';
 import type { AccountService } from '../../auth/services.js';
 import { requireApiPermission } from '../../http/api.js';
-import { readListApi, registerList } from '../../http/list-request.js';
+import { readListApiPage, registerList } from '../../http/list-request.js';
 import { idOr404, parseOr400 } from '../../http/validate.js';
 import { actorOf } from '../../http/tenant.js';
 import { userList } from './repo.js';
@@ -19,7 +19,7 @@ export function benutzerApi(accounts: AccountService): Router {
 
   registerList(userList, { api: 'benutzer' });
   router.get('/benutzer', admin, async (req, res) => {
-    const { state, result } = await readListApi(req, res, userList, service.listSource(actorOf(req, res)));
+    const { state, result } = await readListApiPage(req, res, userList, service.listSource(actorOf(req, res)));
     res.json({ data: result.rows, total: result.total, page: result.page, pageSize: state.pageSize });
   });
 

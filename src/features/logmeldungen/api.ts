@@ -4,7 +4,7 @@ import { Router } from 'express';
 import type { Knex } from 'knex';
 import { requireApiPermission } from '../../http/api.js';
 import { notFound } from '../../http/errors.js';
-import { readListApi, registerList } from '../../http/list-request.js';
+import { readListApiPage, registerList } from '../../http/list-request.js';
 import { parseOr400 } from '../../http/validate.js';
 import { logList } from './list.js';
 import { LogId } from './schema.js';
@@ -15,7 +15,7 @@ export function logmeldungenApi(knex: Knex): Router {
 
   registerList(logList, { api: 'logmeldungen' });
   router.get('/logmeldungen', requireApiPermission('support'), async (req, res) => {
-    const { state, result } = await readListApi(req, res, logList, logSource(knex, viewerOf(req.user!)));
+    const { state, result } = await readListApiPage(req, res, logList, logSource(knex, viewerOf(req.user!)));
     res.json({ data: result.rows, total: result.total, page: result.page, pageSize: state.pageSize });
   });
 

@@ -2,7 +2,7 @@
 import { Router } from 'express';
 import type { AccountService } from '../../auth/services.js';
 import { requireApiPermission } from '../../http/api.js';
-import { readListApi, registerList } from '../../http/list-request.js';
+import { readListApiPage, registerList } from '../../http/list-request.js';
 import { actorOf } from '../../http/tenant.js';
 import { idOr404, parseOr400 } from '../../http/validate.js';
 import { MandantId, MandantInput, NewMandantInput, StatusInput } from './schema.js';
@@ -18,7 +18,7 @@ export function mandantenApi(accounts: AccountService): Router {
 
   registerList(mandantList, { api: 'mandanten' });
   router.get('/mandanten', guard, async (req, res) => {
-    const { state, result } = await readListApi(req, res, mandantList, service.listSource(actorOf(req, res)));
+    const { state, result } = await readListApiPage(req, res, mandantList, service.listSource(actorOf(req, res)));
     res.json({ data: result.rows, total: result.total, page: result.page, pageSize: state.pageSize });
   });
   router.get('/mandanten/:id', guard, async (req, res) => {

@@ -4,7 +4,7 @@
 // with a refused parameter answers 400 and shows why above an empty list; an API answers 400 naming each one.
 // Never the unfiltered list in place of a filtered one.
 import type { Request, Response } from 'express';
-import { HttpError } from './errors.js';
+import { HttpError, type FieldError } from './errors.js';
 import {
   emptyPage, fetchPage, parseListState, withChoices,
   type ListDefinition, type ListFilter, type ListSource, type ListState, type PageResult,
@@ -34,9 +34,15 @@ export async function pageOrRefusal<R, S extends ListSource>(
   return emptyPage(list.state);
 }
 
-/** Reads a list page's request and its rows (see pageOrRefusal). */
+/** `format` on a list that offers no exports: refused like an unknown parameter, never ignored. */
+const noExports = (list: { format: unknown; errors: FieldError[] }) => {
+  if (list.format) list.errors.push({ field: 'format', message: 'list.errors.unknown', params: { name: 'format' } });
+};
+
+/** Reads the page of a list without exports (users, tenants, audit log) and its rows (see pageOrRefusal). */
 export async function readListPage<R, S extends ListSource>(req: Request, res: Response, declared: ListDefinition<R, S>, source: S) {
   const list = await readListRequest(req, res, declared, source);
+  noExports(list);
   return { ...list, result: await pageOrRefusal(res, list, source) };
 }
 
@@ -47,7 +53,7 @@ export async function readListPage<R, S extends ListSource>(req: Request, res: R
  */
 export async function readListApi<R, S extends ListSource>(req: Request, res: Response, declared: ListDefinition<R, S>, source: S, opts: { exports?: boolean } = {}) {
   const list = await readListRequest(req, res, declared, source);
-  if (list.format && !opts.exports) list.errors.push({ field: 'format', message: 'list.errors.unknown', params: { name: 'format' } });
+  if (!opts.exports) noExports(list);
   if (list.errors.length) throw new HttpError(400, 'BAD_REQUEST', 'errors.badRequest', list.errors);
   return list;
 }
@@ -61,6 +67,8 @@ export async function readListApiPage<R, S extends ListSource>(req: Request, res
 /** A list as mounted: its declaration, the page below /{lang} and the API resource below /api that serve it. */
 export interface MountedList {
   id: string;
+  /** Whether it offers the exports (?format=csv|xlsx|pdf). */
+  exports?: boolean;
   filters: ListFilter<never>[];
   page?: string;
   api?: string;
@@ -72,7 +80,7 @@ const mounted = new Map<string, MountedList>();
  * Records where a list is served, so the tests that hold for every list (strict parameters, aliases) find
  * each one without a list of their own. Mounting again (a second app in the same process) replaces the entry.
  */
-export function registerList<R, S extends ListSource>(def: ListDefinition<R, S>, where: { page?: string; api?: string }): void {
+export function registerList<R, S extends ListSource>(def: ListDefinition<R, S>, where: { page?: string; api?: string; exports?: boolean }): void {
   const known = mounted.get(def.id);
   mounted.set(def.id, { ...known, id: def.id, filters: def.filters as unknown as ListFilter<never>[], ...where });
 }

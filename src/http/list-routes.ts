@@ -57,7 +57,7 @@ async function sendExport<R>(req: Request, res: Response, format: ExportFormat, 
 }
 
 export function mountListPage<R>(router: Router, knex: Knex, declared: ListDefinition<R>, opts: ListPageOptions): void {
-  registerList(declared, { page: opts.path });
+  registerList(declared, { page: opts.path, exports: true });
   router.get(`/${opts.path}`, ...guardsFor(opts.path), async (req, res) => {
     const scope = tenantScope(knex, res, opts.area);
     const list = await readListRequest(req, res, declared, scope);
@@ -82,7 +82,7 @@ export function mountListPage<R>(router: Router, knex: Knex, declared: ListDefin
  * `format` it answers the file instead of JSON, in the language of Accept-Language (German by default).
  */
 export function mountListApi<R>(router: Router, knex: Knex, declared: ListDefinition<R>, resource: string, area: Area, exportOpts?: Partial<ListExportOptions>): void {
-  registerList(declared, { api: resource });
+  registerList(declared, { api: resource, exports: true });
   router.get(`/${resource}`, requireApiPermission(area, 'view'), async (req, res) => {
     const scope = tenantScope(knex, res, area);
     const { def, state, format } = await readListApi(req, res, declared, scope, { exports: true });

@@ -10,7 +10,7 @@ import { migrateLatest } from '../src/db/migrate.js';
 import { seedScale } from '../src/seeds/scale.js';
 import { TenantScope } from '../src/db/scope.js';
 import { einlieferungConfig } from '../src/features/lieferungen/einlieferungen.js';
-import { COUNT_CAP, pageStatement, parseListState, type ListDefinition } from '../src/http/list.js';
+import { COUNT_CAP, pageStatement, parseListState, type ListDefinition } from '../src/records/list/engine.js';
 import { LIST } from '../src/testing/perf-pages.js';
 import { explain, type Plan } from '../src/testing/plans.js';
 

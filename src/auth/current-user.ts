@@ -2,7 +2,7 @@
 // and personal settings.
 import type { Knex } from 'knex';
 import type { Principal, Role } from '../permissions/index.js';
-import { DEFAULT_PAGE_SIZE } from '../http/page-size.js';
+import { DEFAULT_PAGE_SIZE } from '../records/list/page-size.js';
 
 export interface UserSettings {
   language: 'de' | 'en';

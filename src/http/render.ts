@@ -7,7 +7,7 @@ import type { i18n } from 'i18next';
 import { DEFAULT_SETTINGS, fullName } from '../auth/current-user.js';
 import { formatter } from './format.js';
 import { LANGUAGES } from './i18n.js';
-import { defaultPageSize } from './page-size.js';
+import { defaultPageSize } from '../records/list/page-size.js';
 import type { Assets } from './assets.js';
 import { pathWithoutLang } from './language.js';
 import { sidebarFor } from './navigation.js';

@@ -14,7 +14,7 @@ import { audit } from '../db/audit.js';
 import type { TenantScope } from '../db/scope.js';
 import { changesOf, type Change, type Meta } from '../db/versioned.js';
 import { HttpError } from '../http/errors.js';
-import { recordNr } from '../http/fields.js';
+import { recordNr } from '../records/fields.js';
 import type { RequestActor } from '../http/tenant.js';
 import { fieldErrors } from '../http/validate.js';
 import type { EntityConfig } from '../records/entity.js';

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { TenantScope } from '../db/scope.js';
 import type { Meta, VersionedStore } from '../db/versioned.js';
 import type { Formatter } from '../http/format.js';
-import type { ChoiceOptions, ListDefinition } from '../http/list.js';
+import type { ChoiceOptions, ListDefinition } from './list/engine.js';
 import type { Area } from '../permissions/index.js';
 import type { FileKind } from './files.js';
 import type { RecordAction } from './service.js';

@@ -1,7 +1,7 @@
 // Inputs of the account API and pages, validated at the edge. Field errors name the field.
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH } from '../../auth/password-policy.js';
-import { DEFAULT_PAGE_SIZE, isOfferedPageSize, PAGE_SIZES } from '../../http/page-size.js';
+import { DEFAULT_PAGE_SIZE, isOfferedPageSize, PAGE_SIZES } from '../../records/list/page-size.js';
 
 const login = z.string().trim().min(1).max(254);
 const password = z.string().min(1).max(PASSWORD_MAX_LENGTH);

@@ -2,7 +2,7 @@
 // in their tenant (benutzer_mandanten), which every query here takes as a parameter.
 import type { Knex } from 'knex';
 import { affectedRows } from '../../db/knex.js';
-import { platformSource, type ListDefinition, type ListSource } from '../../http/list.js';
+import { platformSource, type ListDefinition, type ListSource } from '../../records/list/engine.js';
 
 export interface UserRow {
   id: number;

@@ -1,7 +1,7 @@
 // Inputs of the movement-data import, validated at the edge: import codes (create, update, delete) and the
 // form fields that travel with an upload. The same schemas serve the pages and the API.
 import { z } from 'zod';
-import { requiredText } from '../../http/fields.js';
+import { requiredText } from '../../records/fields.js';
 import { DELIVERY_RESOURCES } from '../lieferungen/names.js';
 import { MAX_CODE_LENGTH } from './mapping.js';
 

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedScale } from '../../seeds/scale.js';
 import { TenantScope } from '../../db/scope.js';
-import { parseListState, pageStatement, type ListDefinition } from '../../http/list.js';
+import { parseListState, pageStatement, type ListDefinition } from '../../records/list/engine.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { explain, type PlanNode } from '../../testing/plans.js';
 import { BEWEGUNGSDATEN_ENTITIES } from './registry.js';

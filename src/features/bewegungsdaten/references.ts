@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import type { TenantScope } from '../../db/scope.js';
 import type { FieldError } from '../../http/errors.js';
-import type { ChoiceOptions } from '../../http/list.js';
+import type { ChoiceOptions } from '../../records/list/engine.js';
 
 export const REFERENCES = {
   partnerNr: { table: 'tauschpartner', column: 'partner_nr', versionField: 'partnerVersion', unknown: 'bewegungsdaten:errors.unknownPartner' },

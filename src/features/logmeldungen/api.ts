@@ -4,7 +4,7 @@ import { Router } from 'express';
 import type { Knex } from 'knex';
 import { requireApiPermission } from '../../http/api.js';
 import { notFound } from '../../http/errors.js';
-import { readListApiPage, registerList } from '../../http/list-request.js';
+import { readListApiPage, registerList } from '../../records/list/request.js';
 import { parseOr400 } from '../../http/validate.js';
 import { logList } from './list.js';
 import { LogId } from './schema.js';

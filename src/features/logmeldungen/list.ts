@@ -1,8 +1,8 @@
-// The audit log as a list of the list engine (src/http/list.ts): what the page and GET /api/logmeldungen filter,
+// The audit log as a list of the list engine (src/records/list/engine.ts): what the page and GET /api/logmeldungen filter,
 // sort and page by. Its source carries the viewer: every query starts from visibleLog() (repo.ts), so no read
 // can skip the visibility rule, and the days of the date filter are the viewer's days.
 import type { Knex } from 'knex';
-import { platformSource, type ListDefinition, type ListSource } from '../../http/list.js';
+import { platformSource, type ListDefinition, type ListSource } from '../../records/list/engine.js';
 import { COLUMNS, mandantNames, toEntry, visibleLog, type LogEntry, type LogRow, type Visibility } from './repo.js';
 import { NO_MANDANT } from './schema.js';
 

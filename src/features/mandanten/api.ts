@@ -2,7 +2,7 @@
 import { Router } from 'express';
 import type { AccountService } from '../../auth/services.js';
 import { requireApiPermission } from '../../http/api.js';
-import { readListApiPage, registerList } from '../../http/list-request.js';
+import { readListApiPage, registerList } from '../../records/list/request.js';
 import { actorOf } from '../../http/tenant.js';
 import { idOr404, parseOr400 } from '../../http/validate.js';
 import { MandantId, MandantInput, NewMandantInput, StatusInput } from './schema.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addressFields, optionalEmail, optionalText, requiredText } from '../../http/fields.js';
+import { addressFields, optionalEmail, optionalText, requiredText } from '../../records/fields.js';
 
 const text = (max: number) => z.string().trim().max(max);
 

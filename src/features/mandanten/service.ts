@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import { audit } from '../../db/audit.js';
 import { HttpError } from '../../http/errors.js';
-import { platformSource, type ListDefinition, type ListSource } from '../../http/list.js';
+import { platformSource, type ListDefinition, type ListSource } from '../../records/list/engine.js';
 import { isSystemAdmin } from '../../permissions/index.js';
 import type { RequestActor } from '../../http/tenant.js';
 import type { MandantInput } from './schema.js';

@@ -8,8 +8,8 @@ import { VersionedStore, type Meta } from '../../db/versioned.js';
 import {
   LCV_EINHEITEN, PRODUKTGRUPPEN, REFERENZWERTE, isLcvEinheit, isProduktgruppe, lcvAbweichung, lcvAusserhalbToleranz, referenzLcv,
 } from '../../domain/fuels.js';
-import { choice, decimal, optionalText, requiredText } from '../../http/fields.js';
-import type { ListDefinition } from '../../http/list.js';
+import { choice, decimal, optionalText, requiredText } from '../../records/fields.js';
+import type { ListDefinition } from '../../records/list/engine.js';
 import { referencedByMovementData } from '../bewegungsdaten/references.js';
 import type { EntityConfig } from '../../records/entity.js';
 import { statusAction } from '../../records/actions.js';

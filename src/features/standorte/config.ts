@@ -3,9 +3,9 @@
 import { z } from 'zod';
 import type { TenantScope } from '../../db/scope.js';
 import { VersionedStore, type Meta } from '../../db/versioned.js';
-import { ADDRESS_COLUMNS, addressFields, checkbox, optionalText, requiredText } from '../../http/fields.js';
+import { ADDRESS_COLUMNS, addressFields, checkbox, optionalText, requiredText } from '../../records/fields.js';
 import { addressFormFields } from '../stammdaten/address.js';
-import type { ListDefinition } from '../../http/list.js';
+import type { ListDefinition } from '../../records/list/engine.js';
 import { referencedByMovementData } from '../bewegungsdaten/references.js';
 import type { EntityConfig } from '../../records/entity.js';
 import { statusAction } from '../../records/actions.js';

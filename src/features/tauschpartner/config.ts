@@ -4,7 +4,7 @@
 // and changes only the rules of those.
 import type { TenantScope } from '../../db/scope.js';
 import type { Meta } from '../../db/versioned.js';
-import type { ListDefinition } from '../../http/list.js';
+import type { ListDefinition } from '../../records/list/engine.js';
 import { referencedByMovementData } from '../bewegungsdaten/references.js';
 import type { EntityConfig } from '../../records/entity.js';
 import { statusAction } from '../../records/actions.js';

@@ -9,7 +9,7 @@ import { audit } from '../../db/audit.js';
 import type { TenantScope } from '../../db/scope.js';
 import type { Meta } from '../../db/versioned.js';
 import { HttpError, type FieldError } from '../../http/errors.js';
-import { decimal, requiredText } from '../../http/fields.js';
+import { decimal, requiredText } from '../../records/fields.js';
 import type { Formatter } from '../../http/format.js';
 import { fieldErrors } from '../../http/validate.js';
 import type { Actor } from '../../records/service.js';

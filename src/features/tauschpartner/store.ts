@@ -2,7 +2,7 @@
 // the partner's rules that regeln.ts writes with every rule change, so the rules are part of each version.
 import { z } from 'zod';
 import { VersionedStore } from '../../db/versioned.js';
-import { ADDRESS_COLUMNS, addressFields, optionalEmail, optionalText, requiredText } from '../../http/fields.js';
+import { ADDRESS_COLUMNS, addressFields, optionalEmail, optionalText, requiredText } from '../../records/fields.js';
 import { fileField, type CheckedUpload, type FileKind, type FileRef } from '../../records/files.js';
 
 /** What a partner's contract document may be. */

@@ -2,7 +2,7 @@
 // expect with a decimal comma), English `,`; CRLF line ends and a byte order mark, by which they read UTF-8.
 // Values are the page's text (numbers and dates as the user reads them), the sums after an empty line.
 import { stringify } from 'csv-stringify/sync';
-import { cellText } from '../../http/list.js';
+import { cellText } from '../list/engine.js';
 import { EXPORT_CHUNK } from './rows.js';
 import type { ExportWriter } from './writer.js';
 

@@ -1,7 +1,7 @@
 // The list's state in words, for a file that leaves the page: which filter, search and order made it
 // ("Filter: Status: Abgeschlossen; Von: 01.01.2025 · Suche: „Kiel“ · sortiert nach Datum, absteigend").
 import type { Formatter } from '../../http/format.js';
-import type { ListDefinition, ListState } from '../../http/list.js';
+import type { ListDefinition, ListState } from '../list/engine.js';
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 

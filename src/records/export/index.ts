@@ -1,5 +1,5 @@
 // List exports: one row source (rows.ts) and a writer per format. `?format=csv|xlsx|pdf` on a list page or
-// list API chooses the writer (src/http/list-routes.ts); everything else about the file is decided here.
+// list API chooses the writer (src/records/list/routes.ts); everything else about the file is decided here.
 import { csvWriter } from './csv.js';
 import type { ExportFormat } from './formats.js';
 import { pdfWriter } from './pdf.js';

@@ -4,7 +4,7 @@
 // (Helvetica, built into every PDF reader: nothing to embed or download), as text a reader can search and
 // copy. Each page goes out when the next begins, so a long list never sits in memory.
 import type { Readable } from 'node:stream';
-import { cellText } from '../../http/list.js';
+import { cellText } from '../list/engine.js';
 import type { ExportSource } from './rows.js';
 import type { Sink } from './sink.js';
 import type { ExportContext, ExportWriter } from './writer.js';

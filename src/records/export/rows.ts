@@ -2,7 +2,7 @@
 // a chunk at a time, and the list's sums over all of it. The writers (csv.ts, xlsx.ts, pdf.ts) only format
 // what this hands them, so every format holds the same rows in the same order.
 import type { TenantScope } from '../../db/scope.js';
-import { countAndTotals, filtered, ordered, withJoined, type ListColumn, type ListDefinition, type ListState, type ListTotal } from '../../http/list.js';
+import { countAndTotals, filtered, ordered, withJoined, type ListColumn, type ListDefinition, type ListState, type ListTotal } from '../list/engine.js';
 
 /**
  * Rows fetched per round trip unless a writer asks for fewer (ExportWriter.chunkSize). 500 rather than 1,000

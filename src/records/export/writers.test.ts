@@ -3,7 +3,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { formatter } from '../../http/format.js';
-import type { ListColumn, ListTotal } from '../../http/list.js';
+import type { ListColumn, ListTotal } from '../list/engine.js';
 import { csvSafe } from './csv.js';
 import { fitWidths, pdfText } from './pdf.js';
 import { extractPdfText } from '../../testing/pdf-text.js';

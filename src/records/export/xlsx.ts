@@ -7,7 +7,7 @@ import type { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { CellValue, Worksheet } from 'exceljs';
 import { partsIn } from '../../http/format.js';
-import { cellText, type ListColumn } from '../../http/list.js';
+import { cellText, type ListColumn } from '../list/engine.js';
 import type { ExportSource } from './rows.js';
 import type { Sink } from './sink.js';
 import type { ExportContext, ExportWriter } from './writer.js';

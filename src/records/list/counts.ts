@@ -1,12 +1,12 @@
 // Counts and sums of list pages, remembered while they are still right. A list page counts up to 10,000
-// matching rows and sums them (src/http/list.ts): on a big trader's deliveries that is most of a page's cost,
+// matching rows and sums them (src/records/list/engine.ts): on a big trader's deliveries that is most of a page's cost,
 // and it is the same for every page of the same filters until someone changes the table. Lists whose table
 // has a change counter (Tabellenstand, migrations/20261126010000_tabellenstaende.ts) send the counter's value
 // they remember with the page's statement; the database skips the count when the counter still stands there
 // and returns it otherwise, in the same statement and snapshot as the rows. So a remembered count is never
 // stale, on one instance or many, and costs no extra round trip.
-import type { TenantScope } from '../db/scope.js';
-import type { ListState } from './list.js';
+import type { TenantScope } from '../../db/scope.js';
+import type { ListState } from './engine.js';
 
 /** The count row (count and sums) as the statement returned it, and the counter's value it was taken at. */
 export interface RememberedCount {

@@ -4,12 +4,12 @@
 // exactly what the filters show read through it too (src/records/export). Pages (views/partials/ui/list-page.ejs and the platform lists'
 // own views) and the JSON API (`{data,total,page,pageSize}`) share it, so a list behaves the same everywhere.
 import type { Knex } from 'knex';
-import { TenantScope } from '../db/scope.js';
-import type { FieldError } from './errors.js';
-import { countKey, recall, remember } from './list-counts.js';
-import type { Formatter } from './format.js';
+import { TenantScope } from '../../db/scope.js';
+import type { FieldError } from '../../http/errors.js';
+import { countKey, recall, remember } from './counts.js';
+import type { Formatter } from '../../http/format.js';
 import { isPageSize, MAX_PAGE_SIZE } from './page-size.js';
-import { EXPORT_FORMATS } from '../records/export/formats.js';
+import { EXPORT_FORMATS } from '../export/formats.js';
 
 export { MAX_PAGE_SIZE } from './page-size.js';
 
@@ -112,7 +112,7 @@ export interface ListDefinition<R, S extends ListSource = TenantScope> {
   joined?: { alias: string; add(source: S, qb: Knex.QueryBuilder): Knex.QueryBuilder };
   /**
    * The tenant table whose change counter (Tabellenstand) tells whether a remembered count and sums still hold
-   * (src/http/list-counts.ts); without it every page counts. Only for lists read through a TenantScope.
+   * (src/records/list/counts.ts); without it every page counts. Only for lists read through a TenantScope.
    */
   countsFollow?: string;
   /**

@@ -4,13 +4,13 @@
 // with a refused parameter answers 400 and shows why above an empty list; an API answers 400 naming each one.
 // Never the unfiltered list in place of a filtered one.
 import type { Request, Response } from 'express';
-import { HttpError, type FieldError } from './errors.js';
+import { HttpError, type FieldError } from '../../http/errors.js';
 import {
   emptyPage, fetchPage, parseListState, withChoices,
   type ListDefinition, type ListFilter, type ListSource, type ListState, type PageResult,
-} from './list.js';
+} from './engine.js';
 import { defaultPageSize } from './page-size.js';
-import { parseExportFormat } from '../records/export/formats.js';
+import { parseExportFormat } from '../export/formats.js';
 
 /** The list a request asks for: the definition with its choices, the state, what was typed, what was refused. */
 export async function readListRequest<R, S extends ListSource>(req: Request, res: Response, declared: ListDefinition<R, S>, source: S) {

@@ -1,9 +1,9 @@
 // The list machinery against the real database: counting stops at the cap (and says so), sums only when exact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TenantScope } from '../db/scope.js';
-import { einlieferungConfig } from '../features/lieferungen/einlieferungen.js';
-import { createTestApp, type TestApp } from '../testing/app.js';
-import { fetchPage, isDay, listHref, parseListState } from './list.js';
+import { TenantScope } from '../../db/scope.js';
+import { einlieferungConfig } from '../../features/lieferungen/einlieferungen.js';
+import { createTestApp, type TestApp } from '../../testing/app.js';
+import { fetchPage, isDay, listHref, parseListState } from './engine.js';
 
 let t: TestApp;
 beforeAll(async () => {

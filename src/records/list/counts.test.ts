@@ -3,13 +3,13 @@
 // this app process or another (here: straight in the database, as the app role in the tenant).
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyTenantSettings, setTenant } from '../db/rls.js';
-import { TenantScope } from '../db/scope.js';
-import { einlieferungConfig } from '../features/lieferungen/einlieferungen.js';
-import { createTestApp, type TestApp } from '../testing/app.js';
-import { explain } from '../testing/plans.js';
-import { signIn } from '../testing/session.js';
-import { parseListState, pageStatement, type ListDefinition } from './list.js';
+import { applyTenantSettings, setTenant } from '../../db/rls.js';
+import { TenantScope } from '../../db/scope.js';
+import { einlieferungConfig } from '../../features/lieferungen/einlieferungen.js';
+import { createTestApp, type TestApp } from '../../testing/app.js';
+import { explain } from '../../testing/plans.js';
+import { signIn } from '../../testing/session.js';
+import { parseListState, pageStatement, type ListDefinition } from './engine.js';
 
 let t: TestApp;
 beforeAll(async () => {

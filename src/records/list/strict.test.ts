@@ -5,10 +5,10 @@
 // and produktNr.
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../testing/app.js';
-import { signIn, type Agent } from '../testing/session.js';
-import { FILTER_ALIASES, FILTER_MAX_LENGTH, type ListFilter } from './list.js';
-import { mountedLists, type MountedList } from './list-request.js';
+import { createTestApp, type TestApp } from '../../testing/app.js';
+import { signIn, type Agent } from '../../testing/session.js';
+import { FILTER_ALIASES, FILTER_MAX_LENGTH, type ListFilter } from './engine.js';
+import { mountedLists, type MountedList } from './request.js';
 import { MAX_PAGE_SIZE, PAGE_SIZES } from './page-size.js';
 
 let t: TestApp;

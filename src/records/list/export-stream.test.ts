@@ -1,8 +1,8 @@
 // The CSV export of a list larger than one chunk: every matching row once, in the page's order, across chunk
 // boundaries, and nothing of another tenant.
-import { createTestApp, type TestApp } from '../testing/app.js';
-import { signIn } from '../testing/session.js';
-import { EXPORT_CHUNK as CSV_CHUNK } from '../records/export/index.js';
+import { createTestApp, type TestApp } from '../../testing/app.js';
+import { signIn } from '../../testing/session.js';
+import { EXPORT_CHUNK as CSV_CHUNK } from '../export/index.js';
 
 let t: TestApp;
 beforeAll(async () => {

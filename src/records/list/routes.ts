@@ -3,15 +3,15 @@
 // A feature calls these two and writes no list code.
 import type { Request, Response, Router } from 'express';
 import type { Knex } from 'knex';
-import type { TenantScope } from '../db/scope.js';
-import { describeList, exportFile, listRows, writeExport, type ExportFormat } from '../records/export/index.js';
-import { formatter } from './format.js';
-import { guardsFor } from './guards.js';
-import { fetchPage, listView, type ListDefinition, type ListState } from './list.js';
-import { pageOrRefusal, readListApi, readListRequest, registerList } from './list-request.js';
-import { tenantScope } from './tenant.js';
-import { requireApiPermission } from './api.js';
-import { can, type Area } from '../permissions/index.js';
+import type { TenantScope } from '../../db/scope.js';
+import { describeList, exportFile, listRows, writeExport, type ExportFormat } from '../export/index.js';
+import { formatter } from '../../http/format.js';
+import { guardsFor } from '../../http/guards.js';
+import { fetchPage, listView, type ListDefinition, type ListState } from './engine.js';
+import { pageOrRefusal, readListApi, readListRequest, registerList } from './request.js';
+import { tenantScope } from '../../http/tenant.js';
+import { requireApiPermission } from '../../http/api.js';
+import { can, type Area } from '../../permissions/index.js';
 
 export interface ListPageOptions {
   /** Route-tree path below /{lang}, e.g. 'stammdaten/standorte'. */

@@ -520,6 +520,9 @@ export function cellText<R>(col: ListColumn<R>, row: R, fmt: Formatter, t: (k: s
 
 type Translate = (k: string, o?: Record<string, unknown>) => string;
 
+/** How a page names the common parameters in its refusals (a filter is named by its label; anything else as sent). */
+const PARAMETER_LABELS: Record<string, string> = { q: 'list.search', format: 'list.export' };
+
 /**
  * Refused list parameters as a page shows them (views/partials/ui/list-errors.ejs): `field` is the filter the
  * parameter set (its alias resolved), so the form marks that field; `label` names it as the form does, or
@@ -528,7 +531,7 @@ type Translate = (k: string, o?: Record<string, unknown>) => string;
 export function listErrorsView<S extends ListSource>(filters: ListFilter<S>[], errors: FieldError[], t: Translate) {
   return errors.map((e) => {
     const filter = filters.find((f) => f.key === e.field) ?? filters.find((f) => f.key === aliasTarget(filters, e.field));
-    const label = filter ? t(filter.label) : e.field;
+    const label = filter ? t(filter.label) : PARAMETER_LABELS[e.field] ? t(PARAMETER_LABELS[e.field]) : e.field;
     return { field: filter?.key ?? e.field, param: e.field, label, message: t(e.message, e.params ?? {}) };
   });
 }

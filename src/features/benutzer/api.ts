@@ -2,7 +2,8 @@
 import { Router } from 'express';
 import type { AccountService } from '../../auth/services.js';
 import { requireApiPermission } from '../../http/api.js';
-import { readListApiPage, registerList } from '../../records/list/request.js';
+import { registerList } from '../../records/list/request.js';
+import { listApiOrExport } from '../../records/list/routes.js';
 import { idOr404, parseOr400 } from '../../http/validate.js';
 import { actorOf } from '../../http/tenant.js';
 import { userList } from './repo.js';
@@ -17,9 +18,11 @@ export function benutzerApi(accounts: AccountService): Router {
     return idOr404(UserId, raw, 'errors.userNotFound');
   };
 
-  registerList(userList, { api: 'benutzer' });
+  registerList(userList, { api: 'benutzer', exports: true });
   router.get('/benutzer', admin, async (req, res) => {
-    const { state, result } = await readListApiPage(req, res, userList, service.listSource(actorOf(req, res)));
+    const list = await listApiOrExport(req, res, userList, service.listSource(actorOf(req, res)), { title: 'nav.administration', filename: 'benutzer' });
+    if (!list) return;
+    const { state, result } = list;
     res.json({ data: result.rows, total: result.total, page: result.page, pageSize: state.pageSize });
   });
 

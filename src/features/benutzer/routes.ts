@@ -7,8 +7,9 @@ import { isSystemAdmin } from '../../permissions/index.js';
 import { guardsFor } from '../../http/guards.js';
 import { actorOf } from '../../http/tenant.js';
 import { parseForm, submitForm } from '../../http/forms.js';
-import { listErrorsView, listHref } from '../../records/list/engine.js';
-import { readListPage, registerList } from '../../records/list/request.js';
+import { exportLinks, listErrorsView, listHref } from '../../records/list/engine.js';
+import { registerList } from '../../records/list/request.js';
+import { listPageOrExport } from '../../records/list/routes.js';
 import { NewUserInput, StatusInput, UserId, UserInput } from './schema.js';
 import { allTenants, userList } from './repo.js';
 import { BenutzerService } from './service.js';
@@ -38,15 +39,18 @@ export function benutzerRoutes(accounts: AccountService): Router {
     });
   }
 
-  registerList(userList, { page: PATH });
+  registerList(userList, { page: PATH, exports: true });
   router.get(`/${PATH}`, ...guards, async (req, res) => {
-    const { state, input, errors, result } = await readListPage(req, res, userList, service.listSource(actorOf(req, res)));
+    const list = await listPageOrExport(req, res, userList, service.listSource(actorOf(req, res)), { title: 'nav.administration', filename: 'benutzer' });
+    if (!list) return;
+    const { state, input, errors, result } = list;
     const current = { ...state, page: result.page };
     await res.page('benutzer/index', {
       title: req.t('nav.administration'),
       rows: result.rows, total: result.total, page: result.page, pageSize: state.pageSize, q: input.q,
       href: (page: number) => listHref(base(res), current, { page }, userList.defaultSort),
       listErrors: listErrorsView(userList.filters, errors, req.t),
+      exports: exportLinks(base(res), current, req.t, userList.defaultSort),
     });
   });
 

@@ -4,7 +4,8 @@ import { Router } from 'express';
 import type { Knex } from 'knex';
 import { requireApiPermission } from '../../http/api.js';
 import { notFound } from '../../http/errors.js';
-import { readListApiPage, registerList } from '../../records/list/request.js';
+import { registerList } from '../../records/list/request.js';
+import { listApiOrExport } from '../../records/list/routes.js';
 import { parseOr400 } from '../../http/validate.js';
 import { logList } from './list.js';
 import { LogId } from './schema.js';
@@ -13,9 +14,11 @@ import { getLogmeldung, logSource, viewerOf } from './service.js';
 export function logmeldungenApi(knex: Knex): Router {
   const router = Router();
 
-  registerList(logList, { api: 'logmeldungen' });
+  registerList(logList, { api: 'logmeldungen', exports: true });
   router.get('/logmeldungen', requireApiPermission('support'), async (req, res) => {
-    const { state, result } = await readListApiPage(req, res, logList, logSource(knex, viewerOf(req.user!)));
+    const list = await listApiOrExport(req, res, logList, logSource(knex, viewerOf(req.user!)), { title: 'nav.logmeldungen', filename: 'logmeldungen' });
+    if (!list) return;
+    const { state, result } = list;
     res.json({ data: result.rows, total: result.total, page: result.page, pageSize: state.pageSize });
   });
 

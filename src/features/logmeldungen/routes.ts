@@ -4,8 +4,9 @@ import { Router, type Request } from 'express';
 import type { Knex } from 'knex';
 import { guardsFor } from '../../http/guards.js';
 import { notFound } from '../../http/errors.js';
-import { listErrorsView, listHref } from '../../records/list/engine.js';
-import { readListPage, readListRequest, registerList } from '../../records/list/request.js';
+import { exportLinks, listErrorsView, listHref } from '../../records/list/engine.js';
+import { readListRequest, registerList } from '../../records/list/request.js';
+import { listPageOrExport } from '../../records/list/routes.js';
 import { logList } from './list.js';
 import { LogId, NO_MANDANT } from './schema.js';
 import { getLogmeldung, kindOptions, logSource, viewerOf } from './service.js';
@@ -22,16 +23,18 @@ function labellers(req: Request) {
 export function logmeldungenRoutes(knex: Knex): Router {
   const router = Router({ mergeParams: true });
 
-  registerList(logList, { page: PATH });
+  registerList(logList, { page: PATH, exports: true });
   router.get(`/${PATH}`, ...guardsFor(PATH), async (req, res) => {
     const viewer = viewerOf(res.locals.currentUser!);
     const base = `/${res.locals.lang}/${PATH}`;
     // A refused parameter (repeated ones arrive as arrays and are refused too) is a 400 with the reasons above
     // an empty list; the form keeps what was typed so it can be corrected.
-    const [{ def, state, input, errors, result }, kinds] = await Promise.all([
-      readListPage(req, res, logList, logSource(knex, viewer)),
+    const [list, kinds] = await Promise.all([
+      listPageOrExport(req, res, logList, logSource(knex, viewer), { title: 'nav.logmeldungen', filename: 'logmeldungen' }),
       kindOptions(knex, viewer),
     ]);
+    if (!list) return;
+    const { def, state, input, errors, result } = list;
     const { kindLabel, entityLabel } = labellers(req);
     // A kind from a bookmark that no longer occurs stays selectable, so the form shows what is applied.
     const kind = state.filters.kind;
@@ -52,6 +55,7 @@ export function logmeldungenRoutes(knex: Knex): Router {
       kindLabel,
       entityLabel,
       pageHref: (p: number) => listHref(base, current, { page: p }, def.defaultSort),
+      exports: exportLinks(base, current, req.t, def.defaultSort),
       detailHref: (id: number) => listHref(`${base}/${id}`, current, {}, def.defaultSort),
       resetHref: base,
     });

@@ -2,7 +2,8 @@
 import { Router } from 'express';
 import type { AccountService } from '../../auth/services.js';
 import { requireApiPermission } from '../../http/api.js';
-import { readListApiPage, registerList } from '../../records/list/request.js';
+import { registerList } from '../../records/list/request.js';
+import { listApiOrExport } from '../../records/list/routes.js';
 import { actorOf } from '../../http/tenant.js';
 import { idOr404, parseOr400 } from '../../http/validate.js';
 import { MandantId, MandantInput, NewMandantInput, StatusInput } from './schema.js';
@@ -16,9 +17,11 @@ export function mandantenApi(accounts: AccountService): Router {
     return idOr404(MandantId, raw, 'errors.mandantNotFound');
   };
 
-  registerList(mandantList, { api: 'mandanten' });
+  registerList(mandantList, { api: 'mandanten', exports: true });
   router.get('/mandanten', guard, async (req, res) => {
-    const { state, result } = await readListApiPage(req, res, mandantList, service.listSource(actorOf(req, res)));
+    const list = await listApiOrExport(req, res, mandantList, service.listSource(actorOf(req, res)), { title: 'nav.mandanten', filename: 'mandanten' });
+    if (!list) return;
+    const { state, result } = list;
     res.json({ data: result.rows, total: result.total, page: result.page, pageSize: state.pageSize });
   });
   router.get('/mandanten/:id', guard, async (req, res) => {

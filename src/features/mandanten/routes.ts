@@ -5,8 +5,9 @@ import type { AccountService } from '../../auth/services.js';
 import { HttpError } from '../../http/errors.js';
 import { parseForm, submitForm } from '../../http/forms.js';
 import { guardsFor } from '../../http/guards.js';
-import { listErrorsView, listHref } from '../../records/list/engine.js';
-import { readListPage, registerList } from '../../records/list/request.js';
+import { exportLinks, listErrorsView, listHref } from '../../records/list/engine.js';
+import { registerList } from '../../records/list/request.js';
+import { listPageOrExport } from '../../records/list/routes.js';
 import { actorOf } from '../../http/tenant.js';
 import { MandantId, MandantInput, NewMandantInput, StatusInput } from './schema.js';
 import { mandantList, MandantenService } from './service.js';
@@ -35,15 +36,18 @@ export function mandantenRoutes(accounts: AccountService): Router {
     });
   }
 
-  registerList(mandantList, { page: PATH });
+  registerList(mandantList, { page: PATH, exports: true });
   router.get(`/${PATH}`, ...guards, async (req, res) => {
-    const { state, errors, result } = await readListPage(req, res, mandantList, service.listSource(actorOf(req, res)));
+    const list = await listPageOrExport(req, res, mandantList, service.listSource(actorOf(req, res)), { title: 'nav.mandanten', filename: 'mandanten' });
+    if (!list) return;
+    const { state, errors, result } = list;
     const current = { ...state, page: result.page };
     await res.page('mandanten/index', {
       title: req.t('nav.mandanten'),
       rows: result.rows, total: result.total, page: result.page, pageSize: state.pageSize,
       href: (page: number) => listHref(base(res), current, { page }, mandantList.defaultSort),
       listErrors: listErrorsView(mandantList.filters, errors, req.t),
+      exports: exportLinks(base(res), current, req.t, mandantList.defaultSort),
     });
   });
 

@@ -1,12 +1,12 @@
 // The list's state in words, for a file that leaves the page: which filter, search and order made it
 // ("Filter: Status: Abgeschlossen; Von: 01.01.2025 · Suche: „Kiel“ · sortiert nach Datum, absteigend").
 import type { Formatter } from '../../http/format.js';
-import type { ListDefinition, ListState } from '../list/engine.js';
+import type { ListDefinition, ListSource, ListState } from '../list/engine.js';
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 
 /** `def` with its choices filled in (withChoices), so a chosen location reads as its name. */
-export function describeList<R>(def: ListDefinition<R>, state: ListState, t: T, fmt: Formatter): string {
+export function describeList<R, S extends ListSource>(def: ListDefinition<R, S>, state: ListState, t: T, fmt: Formatter): string {
   const filters = def.filters
     .filter((f) => state.filters[f.key] !== undefined)
     .map((f) => {

@@ -1,8 +1,7 @@
 // The rows of a list export, whatever the format: everything the filters show (no paging), in the list's order,
 // a chunk at a time, and the list's sums over all of it. The writers (csv.ts, xlsx.ts, pdf.ts) only format
 // what this hands them, so every format holds the same rows in the same order.
-import type { TenantScope } from '../../db/scope.js';
-import { countAndTotals, filtered, ordered, withJoined, type ListColumn, type ListDefinition, type ListState, type ListTotal } from '../list/engine.js';
+import { countAndTotals, filtered, ordered, withJoined, type ListColumn, type ListDefinition, type ListSource, type ListState, type ListTotal } from '../list/engine.js';
 
 /**
  * Rows fetched per round trip unless a writer asks for fewer (ExportWriter.chunkSize). 500 rather than 1,000
@@ -25,7 +24,7 @@ export interface ExportSource<R> {
   sums(): Promise<Record<string, string | null>>;
 }
 
-const columnsOf = <R>(def: ListDefinition<R>) => ({
+const columnsOf = <R, S extends ListSource>(def: ListDefinition<R, S>) => ({
   columns: def.columns.filter((c) => !c.pageOnly),
   pageColumns: def.columns.filter((c) => !c.csvOnly),
   totals: def.totals ?? [],
@@ -40,7 +39,7 @@ const columnsOf = <R>(def: ListDefinition<R>) => ({
  * cursor would hold a transaction (and the embedded database's only connection) for as long as a slow client
  * takes to download. The next chunk is read while the writer formats and sends the one before.
  */
-export function listRows<R>(def: ListDefinition<R>, scope: TenantScope, state: ListState, chunkSize = EXPORT_CHUNK): ExportSource<R> {
+export function listRows<R, S extends ListSource>(def: ListDefinition<R, S>, scope: S, state: ListState, chunkSize = EXPORT_CHUNK): ExportSource<R> {
   const { knex } = scope;
   // The same scoped base query (tenant, locations), so a key can only ever name a row the user may see.
   const rowsOf = (chunk: unknown[]): Promise<Record<string, unknown>[]> => {

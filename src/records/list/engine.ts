@@ -536,6 +536,11 @@ export function listErrorsView<S extends ListSource>(filters: ListFilter<S>[], e
   });
 }
 
+/** The links of a list's exports (views/partials/ui/list-exports.ejs): what the list shows, as CSV, Excel or PDF. */
+export function exportLinks(base: string, state: ListState, t: Translate, defaultSort?: ListState['sort']) {
+  return EXPORT_FORMATS.map((format) => ({ format, label: t(`list.exportAs.${format}`), href: listHref(base, state, { format }, defaultSort) }));
+}
+
 /** Everything views/partials/ui/list-page.ejs needs, translated and with its links built. */
 export function listView<R, S extends ListSource>(
   def: ListDefinition<R, S>,
@@ -577,7 +582,7 @@ export function listView<R, S extends ListSource>(
     sort: state.sort,
     sortHref: (key: string) => listHref(base, current, { sort: { key, dir: state.sort.key === key && state.sort.dir === 'asc' ? 'desc' : 'asc' }, page: 1 }),
     href: (page: number) => listHref(base, current, { page }),
-    exports: EXPORT_FORMATS.map((format) => ({ format, label: t(`list.exportAs.${format}`), href: listHref(base, current, { format }) })),
+    exports: exportLinks(base, current, t),
     cell: (row: R, col: { source: ListColumn<R> }) => cellText(col.source, row, fmt, t),
     totalExact: result.totalExact,
     totals: (def.totals ?? []).map((x) => ({ label: t(x.label), value: result.totals[x.key] == null ? null : fmt.number(result.totals[x.key]!, x.digits ?? 0) })),

@@ -7,7 +7,7 @@ import type { TenantScope } from '../../db/scope.js';
 import { describeList, exportFile, listRows, writeExport, type ExportFormat } from '../export/index.js';
 import { formatter } from '../../http/format.js';
 import { guardsFor } from '../../http/guards.js';
-import { fetchPage, listView, type ListDefinition, type ListState } from './engine.js';
+import { fetchPage, listView, type ListDefinition, type ListSource, type ListState } from './engine.js';
 import { pageOrRefusal, readListApi, readListRequest, registerList } from './request.js';
 import { tenantScope } from '../../http/tenant.js';
 import { requireApiPermission } from '../../http/api.js';
@@ -37,7 +37,7 @@ export interface ListExportOptions {
  * Answers with the list as a file of the format: everything the filters show, in the list's order, with its
  * sums. A failure after the first byte reaches the error handler, which cuts the connection.
  */
-async function sendExport<R>(req: Request, res: Response, format: ExportFormat, def: ListDefinition<R>, scope: TenantScope, state: ListState, opts: ListExportOptions & { lang: string }) {
+async function sendExport<R, S extends ListSource>(req: Request, res: Response, format: ExportFormat, def: ListDefinition<R, S>, scope: S, state: ListState, opts: ListExportOptions & { lang: string }) {
   const settings = res.locals.currentUser!.settings;
   const fmt = formatter(settings, opts.lang);
   const { contentType, extension, chunkSize } = exportFile(format);
@@ -54,6 +54,34 @@ async function sendExport<R>(req: Request, res: Response, format: ExportFormat, 
     }
     throw err;
   }
+}
+
+/**
+ * Sends the export a list request asks for (`?format=`), when every parameter was accepted: true when it did.
+ * For the lists with pages and APIs of their own (users, tenants, the audit log); pages in the language of their
+ * path, the API in that of Accept-Language.
+ */
+export async function sentExport<R, S extends ListSource>(
+  req: Request, res: Response, list: { def: ListDefinition<R, S>; state: ListState; errors: unknown[]; format: ExportFormat | null }, source: S, opts: ListExportOptions,
+): Promise<boolean> {
+  if (!list.format || list.errors.length) return false;
+  const lang = res.locals.lang ?? (req.language === 'en' ? 'en' : 'de');
+  await sendExport(req, res, list.format, list.def, source, list.state, { ...opts, lang });
+  return true;
+}
+
+/** A list page of its own (users, tenants, audit log): its export when asked for (null then), else its rows. */
+export async function listPageOrExport<R, S extends ListSource>(req: Request, res: Response, declared: ListDefinition<R, S>, source: S, opts: ListExportOptions) {
+  const list = await readListRequest(req, res, declared, source);
+  if (await sentExport(req, res, list, source, opts)) return null;
+  return { ...list, result: await pageOrRefusal(res, list, source) };
+}
+
+/** A list API of its own: its export when asked for (null then), else exactly the page asked for. */
+export async function listApiOrExport<R, S extends ListSource>(req: Request, res: Response, declared: ListDefinition<R, S>, source: S, opts: ListExportOptions) {
+  const list = await readListApi(req, res, declared, source, { exports: true });
+  if (await sentExport(req, res, list, source, opts)) return null;
+  return { ...list, result: await fetchPage(list.def, source, list.state, undefined, { clampPage: false }) };
 }
 
 export function mountListPage<R>(router: Router, knex: Knex, declared: ListDefinition<R>, opts: ListPageOptions): void {

@@ -46,9 +46,10 @@ describe.each(['light', 'dark'] as const)('movement import in the %s theme', (th
     await page.keyboard.type('mengee = Spalte "Menge"');
     const lines = await editor.inputValue();
     const line = lines.split('\n').length;
-    await expect.poll(() => status.textContent()).toContain('1 Fehler im Import-Code');
+    // The check runs while the user types: wait for the one of the whole line (halfway, the quote was still open).
     const error = page.locator('#f-code-errors li');
-    expect(await error.textContent()).toBe(`Zeile ${line}: Unbekanntes Feld „mengee“. Meinten Sie „entladeneMenge“?`);
+    await expect.poll(() => error.allTextContents()).toEqual([`Zeile ${line}: Unbekanntes Feld „mengee“. Meinten Sie „entladeneMenge“?`]);
+    expect(await status.textContent()).toContain('1 Fehler im Import-Code');
     expect(await page.locator('.code-line-number.is-faulty').textContent()).toContain(String(line));
     expect(await editor.getAttribute('aria-invalid')).toBe('true');
     await h.checkA11y(page);

@@ -136,7 +136,7 @@ describe('phone (390 px)', () => {
 
   it('fits a delivery with its history into the width of the screen', async () => {
     const page = await signedIn(PHONE);
-    await page.goto(await firstDeliveryOf(page));
+    await page.goto(`${await firstDeliveryOf(page)}?tab=versionen`);
     expect(await page.getByRole('heading', { name: 'Versionen' }).isVisible()).toBe(true);
     expect((await sidebarAndPage(page)).pageWidth).toBe(PHONE.width);
     await h.checkA11y(page);

@@ -26,6 +26,11 @@ describe('a product in the browser', () => {
     expect(pathOf(page)).toBe('/de/stammdaten/produkte/P009');
     await expect(page.getByText('Gespeichert.').first().isVisible()).resolves.toBe(true);
     await expect(page.getByText('Version 2, zuletzt geändert am').isVisible()).resolves.toBe(true);
+    // The form shows the saved values, ready for the next change.
+    await expect(page.getByRole('textbox', { name: 'Biogehalt (%)' }).inputValue()).resolves.toBe('9,5');
+    // The change is on the Versionen tab, which counts two versions now.
+    await submitAndWait(page, () => page.getByRole('link', { name: /^Versionen\s*2$/ }).click());
+    expect(page.url()).toMatch(/\/de\/stammdaten\/produkte\/P009\?tab=versionen$/);
     const latest = page.locator('.history-list > li').first();
     await expect(latest.locator('p').first().textContent()).resolves.toMatch(/^Version 2 · .* · TADMIN$/);
     const rows = await latest.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent?.trim())));
@@ -33,8 +38,6 @@ describe('a product in the browser', () => {
       ['Name', 'Super E10', 'Super E10 Premium'],
       ['Biogehalt (%)', '10', '9,5'],
     ]);
-    // The form shows the saved values, ready for the next change.
-    await expect(page.getByRole('textbox', { name: 'Biogehalt (%)' }).inputValue()).resolves.toBe('9,5');
   });
 });
 
@@ -47,9 +50,10 @@ describe.each(['light', 'dark'] as const)('accessibility of master data, %s them
 
   it.each([
     ['the product list', '/de/stammdaten/produkte'],
-    ['a product with its reference values and history', '/de/stammdaten/produkte/P021'],
+    ['a product with its reference values', '/de/stammdaten/produkte/P021'],
+    ['a product, its versions', '/de/stammdaten/produkte/P021?tab=versionen'],
     ['the new-product form', '/de/stammdaten/produkte/neu'],
-    ['a partner with its rules', '/de/stammdaten/tauschpartner/TP001'],
+    ['a partner with its rules and its contract document field', '/de/stammdaten/tauschpartner/TP001'],
     ['the English partner page', '/en/stammdaten/tauschpartner/TP002'],
   ])('%s (%s)', async (_label, path) => {
     const response = await page.goto(path);

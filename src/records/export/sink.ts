@@ -62,13 +62,18 @@ export class Sink {
 
   /** `drain` of the feeder, or the output closing (a feeder whose reader has gone never drains). */
   private either(feeder: EventEmitter): Promise<void> {
+    return this.eventOrClose(feeder, 'drain');
+  }
+
+  /** The first `event` of `emitter`, or the output closing, whichever comes first; no listener is left behind. */
+  private eventOrClose(emitter: EventEmitter, event: string): Promise<void> {
     return new Promise<void>((resolve) => {
       const done = () => {
-        feeder.off('drain', done);
+        emitter.off(event, done);
         this.out.off('close', done);
         resolve();
       };
-      feeder.once('drain', done);
+      emitter.once(event, done);
       this.out.once('close', done);
     });
   }
@@ -80,15 +85,7 @@ export class Sink {
    * Call it before piping, so the first bytes cannot pass unseen.
    */
   firstBytesOf(source: EventEmitter): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const done = () => {
-        source.off('data', done);
-        this.out.off('close', done);
-        resolve();
-      };
-      source.once('data', done);
-      this.out.once('close', done);
-    });
+    return this.eventOrClose(source, 'data');
   }
 
   /** Ends the output (unless a writer's pipe does) and waits until it has all gone out, or the client has. */

@@ -6,8 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepare } from '../../bench/data.js';
 import { createDatabase } from './knex.js';
-import { migrateLatest } from './migrate.js';
-import { seedDemo } from '../seeds/demo.js';
+import { seededFolder } from '../testing/database.js';
 
 let dir: string;
 const db = () => ({ kind: 'pglite' as const, dir, note: '' });
@@ -23,10 +22,7 @@ const counts = async () => {
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'bench-guard-'));
-  const { knex } = createDatabase({ kind: 'pglite', dir });
-  await migrateLatest(knex);
-  await seedDemo(knex);
-  await knex.destroy();
+  await seededFolder(dir);
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

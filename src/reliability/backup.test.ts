@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from '../db/knex.js';
 import { migrateLatest } from '../db/migrate.js';
 import { seedDemo } from '../seeds/demo.js';
+import { seededFolder } from '../testing/database.js';
 import { createPostgresDatabase } from '../testing/database.js';
 import { runTool } from '../testing/child-server.js';
 
@@ -48,6 +49,11 @@ async function snapshotOf(db: Database): Promise<Snapshot> {
 async function seed(db: Database): Promise<void> {
   await migrateLatest(db.knex);
   await seedDemo(db.knex);
+  await signedInSession(db);
+}
+
+/** A signed-in session of ADMIN, which a restore must end. */
+async function signedInSession(db: Database): Promise<void> {
   const admin = await db.knex('benutzer').where({ login: 'ADMIN' }).first('id');
   await db.knex('sessions').insert({ sid: 'backup-test', benutzer_id: admin.id, sess: JSON.stringify({ passport: { user: admin.id } }), expires_at: new Date(Date.now() + 3_600_000) });
 }
@@ -78,8 +84,10 @@ describe('embedded database (PGlite)', { timeout: TOOLS_TIMEOUT_MS }, () => {
   let file: string;
   beforeAll(async () => {
     sourceDir = path.join(work, 'pglite-source');
+    // The run's seeded snapshot, in a folder as npm start keeps it.
+    await seededFolder(sourceDir);
     const db = createDatabase({ kind: 'pglite', dir: sourceDir });
-    await seed(db);
+    await signedInSession(db);
     source = await snapshotOf(db);
   }, TOOLS_TIMEOUT_MS);
 

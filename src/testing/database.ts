@@ -129,3 +129,20 @@ export async function testDatabase(): Promise<TestDatabase> {
     drop: async () => {},
   };
 }
+
+/**
+ * An embedded database in a folder of its own (what `npm start` and the bench open), migrated and seeded: from
+ * the run's snapshot when there is one for today, else migrated and seeded here. For the tests that drive the
+ * CLIs or the bench on a database on disk.
+ */
+export async function seededFolder(dir: string): Promise<void> {
+  const provided = inject('testSnapshot');
+  const file = provided?.kind === 'pglite' && provided.seededOn === today() ? provided.file : undefined;
+  const { knex } = createDatabase({ kind: 'pglite', dir }, file ? { loadDataDir: new Blob([readFileSync(file)]) } : {});
+  try {
+    if (file) await knex.raw('select 1');
+    else await migrateAndSeed(knex);
+  } finally {
+    await knex.destroy();
+  }
+}

@@ -97,6 +97,11 @@ export interface EntityConfig<T extends Record<string, unknown>> {
    * errors name the fields. `before` is the stored record when updating.
    */
   prepare?(scope: TenantScope, input: T, before: (T & Meta) | null): Promise<T>;
+  /**
+   * What a new record changes in other records, in its transaction, after it is stored and before its audit
+   * entry (a proof for a delivered quantity takes that quantity from its certificate).
+   */
+  afterCreate?(tx: TenantScope, record: T & Meta, actor: { user: { id: number } }): Promise<void>;
   /** Why a record may no longer be changed (i18n key), or null: its page is read-only and the API answers 409. */
   lockedReason?(record: T & Meta): string | null;
   /** The badge next to a record's title (default: aktiv/inaktiv). */

@@ -160,11 +160,17 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
       sectionView: section?.view ?? null,
       canEdit,
       // The actions this user may take on this record, as buttons of small forms (each posts to …/{nr}/{name}).
-      actions: record && !locked
+      // On a locked record only those that its lock permits (an undo); an action with a tab of its own is there.
+      actions: record
         ? (cfg.actions ?? [])
-          .filter((a) => can(principal, a.right ?? 'edit', cfg.area) && (!a.offered || a.offered(record)))
+          .filter((a) => !a.section && (!locked || a.evenWhenLocked) && can(principal, a.right ?? 'edit', cfg.area) && (!a.offered || a.offered(record)))
           .map((a) => ({ name: a.name, ...a.button(record) }))
         : [],
+      /** Whether the user may take the named action on this record now (a tab's own form asks). */
+      offers: (name: string) => {
+        const a = record && cfg.actions?.find((x) => x.name === name);
+        return Boolean(a && (!locked || a.evenWhenLocked) && can(principal, a.right ?? 'edit', cfg.area) && (!a.offered || a.offered(record)));
+      },
       locked,
       badge: record ? (cfg.badge ? cfg.badge(record) : { label: `records:status.${record.status}`, variant: record.status === 'aktiv' ? 'success' : 'neutral' }) : null,
       errors: {},
@@ -278,16 +284,25 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     const right = action.right ?? 'edit';
     pages.post(`/${detailPath}/${action.name}`, ...guardsFor(detailPath), requireActionPermission(cfg.area, right), async (req, res) => {
       const { scope, record } = await load(res, String(req.params.id), right === 'view' ? 'view' : 'edit');
+      const back = (nr: string) => `${detailHref(res, nr)}${action.section ? `?tab=${action.section}` : ''}`;
       try {
         const done = await service.act(scope, actorOf(req, res), record.nr, action.name, req.body, basedOnVersion(req));
         res.flash('success', done.flash);
-        res.redirect(detailHref(res, done.record.nr));
+        res.redirect(back(done.record.nr));
       } catch (err) {
-        // Locked, changed meanwhile, not offered or a tampered form: said on the record's page.
+        // Locked, changed meanwhile, not offered or a tampered form: said on the record's page. A tab's own
+        // form shows its input again with the problem at its fields.
         const known = httpErrorOf(err);
         if (!known || known.status >= 500) throw err;
+        if (action.section) {
+          const errors: Record<string, string> = {};
+          for (const e of known.errors) errors[e.field] ??= req.t(e.message, e.params ?? {});
+          if (!Object.keys(errors).length) errors._ = req.t(known.messageKey, known.params ?? {});
+          res.status(known.status);
+          return await showDetail(req, res, (await load(res, record.nr)).record, { tab: action.section, actionForm: { name: action.name, errors, values: req.body ?? {} } });
+        }
         res.flash('error', known.errors[0]?.message ?? known.messageKey);
-        res.redirect(detailHref(res, record.nr));
+        res.redirect(back(record.nr));
       }
     });
 

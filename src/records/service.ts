@@ -84,6 +84,11 @@ export interface RecordAction<T extends Rec, I = Rec> {
   input: z.ZodType<I>;
   /** Runs on a locked record too (an undo that only the lock permits); default: refused like an edit. */
   evenWhenLocked?: boolean;
+  /**
+   * The detail tab whose own form posts it (e.g. a split with its parts), instead of a button among the
+   * record's actions: the page returns to that tab, with the form's errors when the input was refused.
+   */
+  section?: string;
   /** Whether the detail page offers it for this record (the API refuses it otherwise, 409). */
   offered?(record: T & Meta): boolean;
   /** The page's button for this record: label, hint, variant and the hidden fields it sends. */
@@ -161,6 +166,7 @@ export function recordService<T extends Rec>(cfg: EntityConfig<T>): RecordServic
         const where = locationProblem(rec, tx, nr, null, fields);
         if (where) throw refusedLocation(where);
         const record = await store.insert(tx, nr, await storeUploads(tx, fields, actor.user.id), actor.user.id);
+        await cfg.afterCreate?.(tx, record, actor);
         await writeAudit(tx, entry(actor, 'create', nr, undefined, record));
         return record;
       });

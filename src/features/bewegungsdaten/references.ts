@@ -18,6 +18,8 @@ const MOVEMENT_TABLES: { table: string; refs: ReferenceField[] }[] = [
   { table: 'einlieferungen', refs: ['partnerNr', 'standortNr', 'produktNr'] },
   { table: 'ablieferungen', refs: ['partnerNr', 'standortNr', 'produktNr'] },
   { table: 'bestaende', refs: ['standortNr', 'produktNr'] },
+  { table: 'nachweise', refs: ['standortNr', 'produktNr'] },
+  { table: 'nachweisbescheinigungen', refs: ['standortNr', 'produktNr'] },
 ];
 
 export interface MasterRow {

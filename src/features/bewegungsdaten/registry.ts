@@ -4,9 +4,13 @@ import type { EntityConfig } from '../../records/entity.js';
 import { ablieferungConfig } from '../lieferungen/ablieferungen.js';
 import { bestandConfig } from '../bestaende/config.js';
 import { einlieferungConfig } from '../lieferungen/einlieferungen.js';
+import { nachweisConfig } from '../nachweise/nachweis.js';
+import { nachweisbescheinigungConfig } from '../nachweisbescheinigungen/config.js';
 
 export const BEWEGUNGSDATEN_ENTITIES: EntityConfig<Record<string, unknown>>[] = [
   einlieferungConfig as unknown as EntityConfig<Record<string, unknown>>,
   ablieferungConfig as unknown as EntityConfig<Record<string, unknown>>,
   bestandConfig as unknown as EntityConfig<Record<string, unknown>>,
+  nachweisbescheinigungConfig as unknown as EntityConfig<Record<string, unknown>>,
+  nachweisConfig as unknown as EntityConfig<Record<string, unknown>>,
 ];

@@ -64,9 +64,13 @@ export async function up(knex: Knex): Promise<void> {
       else wert_text is null and wert > 0 end)`);
   await knex.raw(`revoke insert, update, delete, truncate on gesetzeswerte from ${APP_ROLE}`);
   await knex.raw(`grant select on gesetzeswerte to ${APP_ROLE}`);
+  // The page's history reads the audit entries of this table, newest first; among the sign-ins and record
+  // changes they are rare, so without an index that read would walk the whole log. Partial: no cost for others.
+  await knex.raw(`create index audit_log_gesetzeswert_idx on audit_log (id) where entity = 'gesetzeswert'`);
   await knex('gesetzeswerte').insert(SEED.map((row) => ({ wert: null, wert_text: null, ...row, gueltig_ab: AB })));
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.raw('drop index if exists audit_log_gesetzeswert_idx');
   await knex.schema.dropTable('gesetzeswerte');
 }

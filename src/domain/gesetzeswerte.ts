@@ -69,11 +69,11 @@ export function ohneNachkommaNullen(value: string): string {
  * The rows valid on `datum`: for each kind and reference the one with the latest valid-from date on or before
  * it, where a date before a kind's first valid-from date counts as that date. Sorted by kind, then reference.
  */
-export function gueltigeZeilen(zeilen: readonly GesetzeswertZeile[], datum: string): GesetzeswertZeile[] {
+export function gueltigeZeilen<Z extends GesetzeswertZeile>(zeilen: readonly Z[], datum: string): Z[] {
   if (!isIsoDate(datum)) throw new RangeError(`not a date: ${datum}`);
   const erstesAb = new Map<GesetzeswertArt, string>();
   for (const z of zeilen) if (!erstesAb.has(z.art) || z.gueltigAb < erstesAb.get(z.art)!) erstesAb.set(z.art, z.gueltigAb);
-  const gueltig = new Map<string, GesetzeswertZeile>();
+  const gueltig = new Map<string, Z>();
   for (const z of zeilen) {
     const stichtag = datum < erstesAb.get(z.art)! ? erstesAb.get(z.art)! : datum;
     if (z.gueltigAb > stichtag) continue;

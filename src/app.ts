@@ -16,6 +16,8 @@ import { berechtigungenApi } from './features/berechtigungen/api.js';
 import { berechtigungenRoutes } from './features/berechtigungen/routes.js';
 import { logmeldungenApi } from './features/logmeldungen/api.js';
 import { logmeldungenRoutes } from './features/logmeldungen/routes.js';
+import { gesetzeswerteApi } from './features/gesetzeswerte/api.js';
+import { gesetzeswerteRoutes } from './features/gesetzeswerte/routes.js';
 import { mandantenApi } from './features/mandanten/api.js';
 import { mandantenRoutes } from './features/mandanten/routes.js';
 import { entityRoutes } from './records/routes.js';
@@ -132,6 +134,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   api.use(requireApiUser(), requireTenant());
   api.use(benutzerApi(accounts));
   api.use(mandantenApi(accounts));
+  api.use(gesetzeswerteApi(db.knex, clock));
   api.use(berechtigungenApi(db.knex));
   api.use(logmeldungenApi(db.knex));
   const records = [...STAMMDATEN_ENTITIES, ...BEWEGUNGSDATEN_ENTITIES].map((cfg) => entityRoutes(db.knex, cfg));
@@ -153,6 +156,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   pages.use(accountRoutes(accounts));
   pages.use(benutzerRoutes(accounts));
   pages.use(mandantenRoutes(accounts));
+  pages.use(gesetzeswerteRoutes(db.knex, clock));
   pages.use(berechtigungenRoutes(db.knex));
   pages.use(logmeldungenRoutes(db.knex));
   pages.use(stammdatenImportRoutes(db.knex));

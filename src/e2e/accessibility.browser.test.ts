@@ -52,6 +52,7 @@ describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
     ['the 404 page in the shell', '/de/gibt-es-nicht', 404],
     ['a list page with its exports', '/de/bewegungsdaten/einlieferungen?status=completed', 200],
     ['a list page with an unknown export format', '/de/bewegungsdaten/einlieferungen?format=docx', 400],
+    ['the legal values with their history (system administrators)', '/de/benutzer/gesetzeswerte', 200],
   ])('%s (%s) when signed in', async (_label, path, status) => {
     await visit(admin, path, status);
     await h.checkA11y(admin);

@@ -141,7 +141,7 @@ describe('pages that are not areas of the table', () => {
     for (const path of ['benutzer/berechtigungsverwaltung', 'benutzer/administration', 'benutzer/rollen']) {
       expect(PAGES.find((p) => p.path === path)?.gate, path).toBe('admin');
     }
-    expect(PAGES.find((p) => p.path === 'benutzer/mandanten')?.gate).toBe('systemAdmin');
+    for (const path of ['benutzer/mandanten', 'benutzer/gesetzeswerte']) expect(PAGES.find((p) => p.path === path)?.gate, path).toBe('systemAdmin');
   });
 
   it('logmeldungen: support only, not even administrators', () => {

@@ -66,6 +66,7 @@ export const PAGES: PageDef[] = [
   page('benutzer', 'benutzer/berechtigungsverwaltung', 'berechtigungsverwaltung', 'admin'),
   page('benutzer', 'benutzer/administration', 'administration', 'admin'),
   page('benutzer', 'benutzer/mandanten', 'mandanten', 'systemAdmin'),
+  page('benutzer', 'benutzer/gesetzeswerte', 'gesetzeswerte', 'systemAdmin'),
   page('benutzer', 'benutzer/rollen', 'rollen', 'admin'),
 ];
 

@@ -94,3 +94,17 @@ export function toEntry(row: LogRow): LogEntry {
     ip: row.ip,
   };
 }
+
+/**
+ * The entries about one kind of platform record (e.g. the legal values), newest first, for the history section
+ * of the page that manages them. Not limited by tenant: such records belong to no tenant, and only that page's
+ * users (system administrators) see it.
+ */
+export async function entityLog(knex: Knex, entity: string, limit: number): Promise<LogRow[]> {
+  return knex({ a: 'audit_log' })
+    .leftJoin({ b: 'benutzer' }, 'b.id', 'a.benutzer_id')
+    .where('a.entity', entity)
+    .orderBy('a.id', 'desc')
+    .limit(limit)
+    .select(COLUMNS);
+}

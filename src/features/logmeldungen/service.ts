@@ -5,7 +5,7 @@ import { DEFAULT_SETTINGS, type CurrentUser } from '../../auth/current-user.js';
 import { TIMEZONES } from '../account/schema.js';
 import { diffEntries, type FieldChange } from './diff.js';
 import { logListSource, type LogListSource } from './list.js';
-import { distinctKinds, findLog, toEntry, type LogEntry } from './repo.js';
+import { distinctKinds, entityLog, findLog, toEntry, type LogEntry } from './repo.js';
 
 export type { LogEntry } from './repo.js';
 
@@ -36,4 +36,9 @@ export async function getLogmeldung(knex: Knex, viewer: Viewer, id: number): Pro
 /** The kinds the filter form offers: those that occur in the entries the viewer sees. */
 export function kindOptions(knex: Knex, viewer: Viewer): Promise<string[]> {
   return distinctKinds(knex, viewer);
+}
+
+/** The history of one kind of platform record (its audit entries with their field changes), newest first. */
+export async function historyOfEntity(knex: Knex, entity: string, limit: number): Promise<(LogEntry & { changes: FieldChange[] })[]> {
+  return (await entityLog(knex, entity, limit)).map((row) => ({ ...toEntry(row), changes: diffEntries(row.before, row.after) }));
 }

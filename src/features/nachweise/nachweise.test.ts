@@ -119,6 +119,7 @@ describe('Nachweise (certificates) and their figures', () => {
       [{ rohstoff: 'zuckerruebe' }, 'rohstoff'],
       [{ lieferungVon: '2025-12-20' }, 'lieferungVon'],
       [{ etd: '0', gesamtStandardwert: '6.5' }, 'etd'],
+      [{ eec: '', el: '', ep: '', etd: '', eu: '', esca: '', eccs: '', eccr: '', gesamtStandardwert: '' }, 'gesamtStandardwert'],
     ];
     for (const [over, field] of cases) {
       const res = await post(zertifikat(over));
@@ -161,12 +162,16 @@ describe('Nachweise (certificates) and their figures', () => {
     const old = await post(zertifikat({ nr: 'T-ALT', ausstellungsdatum: '2026-03-02' }));
     expect(old.body.data.einsparung).toBe('89.36');
     // A new comparator valid from 2026-04-01 (as a system administrator would enter it).
-    await t.db.knex('gesetzeswerte').insert({ art: 'fossiler_vergleichswert', bezug: '', gueltig_ab: '2026-04-01', wert: '90' });
+    const admin = await as('ADMIN', 'Admin12345');
+    const added = await request(t.app).post('/api/gesetzeswerte').set(admin).send({ art: 'fossiler_vergleichswert', gueltigAb: '2026-04-01', wert: '90', kommentar: 'Test' });
+    expect(added.status).toBe(201);
     const neu = await post(zertifikat({ nr: 'T-NEU', ausstellungsdatum: '2026-04-15', zeitraumBis: '2026-04-30', lieferungBis: '2026-04-10' }));
     expect(neu.status).toBe(201);
     expect(neu.body.data).toMatchObject({ vergleichswert: '90.000', einsparung: '88.89' });
     expect((await request(t.app).get('/api/nachweise/T-ALT').set(zert)).body.data).toMatchObject({ vergleichswert: '94.000', einsparung: '89.36' });
-    await t.db.knex('gesetzeswerte').where({ art: 'fossiler_vergleichswert', gueltig_ab: '2026-04-01' }).delete();
+    // Saving the old certificate again keeps its date, so its law values.
+    const resaved = await request(t.app).put('/api/nachweise/T-ALT').set(zert).send({ ...zertifikat({ nr: undefined }), zusatzinfo: 'geprüft', version: 1 });
+    expect(resaved.body.data).toMatchObject({ vergleichswert: '94.000', einsparung: '89.36', version: 2 });
   });
 });
 

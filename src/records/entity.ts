@@ -27,6 +27,8 @@ export interface FormField {
   /** Select choices read from the tenant's data when the form is shown (its partners, locations, products). */
   choices?(scope: TenantScope): Promise<ChoiceOptions>;
   autocomplete?: string;
+  /** Chosen when the record is made and fixed afterwards (a proof's certificate): shown, not editable, on a stored record. */
+  fixed?: boolean;
   /** i18n key of the group (a fieldset with this legend) the field belongs to; see presenter.formGroups. */
   group?: string;
   /**
@@ -112,7 +114,7 @@ export interface EntityConfig<T extends Record<string, unknown>> {
 
   /**
    * Extra locals of the detail page's Allgemein tab and of the create form (record null). `extraSection`: a view
-   * (path relative to views/records/) included below the form.
+   * (path relative to views/records/) included below the form; `headSection`: one above it (stored records only).
    */
   detailLocals?(ctx: DetailContext<T>): Promise<Record<string, unknown>>;
   /** How the version history shows a field's value (undefined: the default of src/records/presenter.ts; an array: lines). */

@@ -62,7 +62,7 @@ for (const entity of BEWEGUNGSDATEN_ENTITIES) {
         const plan = await planOf(def, { [filter.key]: value }, ['enable_seqscan']);
         expect(seqScans(plan)).toEqual([]);
         const conditions = plan.filter((n) => n['Relation Name'] === table && n['Index Cond']).map((n) => n['Index Cond']!);
-        expect(conditions.some((c) => c.includes(column(filter.sql))), JSON.stringify(plan.map((n) => [n['Node Type'], n['Index Name'], n['Index Cond'], n['Filter']]))).toBe(true);
+        expect(conditions.some((c) => c.includes(column(filter.sql))), JSON.stringify(plan.map((n) => [n['Node Type'], n['Index Name'], n['Index Cond']]))).toBe(true);
       });
     }
 

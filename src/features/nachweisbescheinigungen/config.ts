@@ -79,7 +79,7 @@ export function merkmaleAus(n: Nachweis & Meta, volumen: string, produktName: st
     produktNr: n.produktNr,
     produktgruppe: String(n.produktgruppe),
     thgEmission: n.thg == null ? null : String(n.thg),
-    nnwAnteil: n.biogehalt == null ? null : String(n.biogehalt),
+    nnwAnteil: n.biogehalt == null ? '100' : String(n.biogehalt),
     nnwEnergie: n.lcv == null ? null : energie(volumen, String(n.lcv), n.biogehalt == null ? null : String(n.biogehalt)),
     rohstoff: n.rohstoff,
     anbauland: n.herkunftsland ?? null,
@@ -137,12 +137,12 @@ function lockedReason(r: Nachweisbescheinigung & Meta): string | null {
 async function nachweisChoices(scope: TenantScope): Promise<ChoiceOptions> {
   const rows = await scope.atStandorte(scope.table('nachweise').where('storniert', false).where('menge_verbleibend', '>', 0), 'standort_nr')
     .orderBy('ausstellungsdatum', 'desc').orderBy('nr').limit(500).select('nr', 'rohstoff', 'menge_verbleibend', 'einheit', 'produktgruppe');
-  return rows.map((r: Record<string, unknown>) => ({ value: String(r.nr), label: `${r.nr} · ${r.produktgruppe} · ${r.rohstoff} · ${Number(r.menge_verbleibend)} ${r.einheit}`, raw: true }));
+  return rows.map((r: Record<string, unknown>) => ({ value: String(r.nr), label: `${r.nr} (${mengeAusMilli(mengeMilli(r.menge_verbleibend))} ${r.einheit})`, raw: true }));
 }
 
 const form: FormField[] = [
-  { name: 'nachweisNr', label: 'nachweisbescheinigungen:fields.nachweisNr', kind: 'select', required: true, choices: nachweisChoices, hint: 'nachweisbescheinigungen:hints.nachweisNr' },
-  { name: 'volumen', label: 'nachweisbescheinigungen:fields.volumen', kind: 'decimal', required: true, hint: 'nachweisbescheinigungen:hints.volumen' },
+  { name: 'nachweisNr', label: 'nachweisbescheinigungen:fields.nachweisNr', kind: 'select', required: true, choices: nachweisChoices, hint: 'nachweisbescheinigungen:hints.nachweisNr', fixed: true },
+  { name: 'volumen', label: 'nachweisbescheinigungen:fields.volumen', kind: 'decimal', required: true, hint: 'nachweisbescheinigungen:hints.volumen', fixed: true },
   { name: 'lieferdatum', label: 'nachweisbescheinigungen:fields.lieferdatum', kind: 'date', required: true },
   { name: 'kommentar', label: 'bewegungsdaten:fields.kommentar', kind: 'textarea', maxLength: 2000 },
 ];

@@ -290,10 +290,9 @@ const list: ListDefinition<Nachweis & Meta> = {
     { key: 'rohstoffName', label: 'nachweise:fields.rohstoff', badge: (r) => ({ label: `nachweis-pruefung:rohstoffe.${r.rohstoff}`, variant: 'neutral' }), pageOnly: true },
     { key: 'rohstoff', label: 'nachweise:fields.rohstoff', csvOnly: true },
     { key: 'herkunftsland', label: 'nachweise:fields.herkunftsland' },
-    { key: 'zertifizierungssystem', label: 'nachweise:fields.zertifizierungssystem' },
+    { key: 'zertifizierungssystem', label: 'nachweise:fields.zertifizierungssystem', csvOnly: true },
     { key: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', sql: `${T}.produktgruppe`, notNull: true, badge: (r) => ({ label: `produkte:gruppen.${r.produktgruppe}`, variant: 'info' }) },
-    { key: 'menge', label: 'nachweise:fields.menge', kind: 'number', digits: 0, suffix: (r) => String(r.einheit), pageOnly: true },
-    { key: 'mengeVerbleibend', label: 'nachweise:fields.mengeVerbleibend', sql: `${T}.menge_verbleibend`, notNull: true, kind: 'number', digits: 0, suffix: (r) => String(r.einheit), pageOnly: true },
+        { key: 'mengeVerbleibend', label: 'nachweise:fields.mengeVerbleibend', sql: `${T}.menge_verbleibend`, notNull: true, kind: 'number', digits: 0, suffix: (r) => String(r.einheit), pageOnly: true },
     { key: 'mengeExakt', label: 'nachweise:fields.menge', kind: 'number', digits: 3, csvOnly: true },
     { key: 'mengeVerbleibendExakt', label: 'nachweise:fields.mengeVerbleibend', kind: 'number', digits: 3, csvOnly: true },
     { key: 'einheit', label: 'bewegungsdaten:fields.einheit', csvOnly: true },
@@ -328,7 +327,7 @@ const list: ListDefinition<Nachweis & Meta> = {
     { key: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', kind: 'select', sql: `${T}.produktgruppe`, options: gruppenOptions },
     { key: 'rohstoff', label: 'nachweise:fields.rohstoff', kind: 'select', sql: `${T}.rohstoff`, options: rohstoffOptions },
     { key: 'zertifizierungssystem', label: 'nachweise:fields.zertifizierungssystem', kind: 'select', sql: `${T}.zertifizierungssystem`, options: systemOptions },
-    { key: 'vorlaeufig', label: 'nachweise:fields.vorlaeufig', kind: 'boolean', sql: `${T}.vorlaeufig` },
+    { key: 'vorlaeufig', label: 'nachweise:filters.vorlaeufig', kind: 'boolean', sql: `${T}.vorlaeufig` },
     { key: 'mitHinweisen', label: 'nachweise:filters.mitHinweisen', kind: 'boolean', sql: `${T}.mit_hinweisen` },
     { key: 'mitRest', label: 'nachweise:filters.mitRest', kind: 'boolean', sql: `${T}.mit_rest` },
     { key: 'storniert', label: 'bewegungsdaten:fields.storniert', kind: 'boolean', sql: `${T}.storniert` },
@@ -370,8 +369,8 @@ export const nachweisConfig: EntityConfig<Nachweis> = {
   lockedReason: nachweisLockedReason,
   warnings,
   badge: (r) => (r.vorlaeufig ? { label: 'nachweise:zustand.vorlaeufig', variant: 'info' } : r.nachhaltig ? { label: 'nachweise:zustand.nachhaltig', variant: 'success' } : { label: 'nachweise:zustand.nichtNachhaltig', variant: 'neutral' }),
-  // The figures and how each was computed, below the form.
-  detailLocals: async ({ record }) => ({ extraSection: '../nachweise/kennzahlen', kennzahlen: record }),
+  // The figures and how each was computed, above the form: what a trader looks at first.
+  detailLocals: async ({ record }) => ({ headSection: '../nachweise/kennzahlen', kennzahlen: record }),
   // A part carries its parent's E, saving and threshold; its energy and t CO2eq are those of its own quantity.
   ...teilbar<Nachweis>({
     ns: 'nachweise', store: nachweisStore, menge: 'menge', rest: 'mengeVerbleibend', kreis: 'teilnachweise', prefix: 'TN-',

@@ -5,6 +5,7 @@
 // The law's numbers (comparator, Basiswert, thresholds and their dates) change with the law, so none of them
 // is written here: the caller reads the values valid on the certificate's date from the dated settings and
 // passes them in as `Gesetzeswerte`. Reference energy contents are RED II Annex III data from fuels.ts.
+import type { Gesetzeswerte } from './gesetzeswerte.js';
 import { referenzLcv, type Produktgruppe } from './fuels.js';
 import {
   alsKurztext, alsText, betrag, dez, gerundet, mal, minus, plus, quotient, vergleiche, verschoben, type Dec, type Dez,
@@ -31,15 +32,8 @@ export const LCV_STELLEN = 4;
  */
 export const SUMME_TOLERANZ_G = '0.1';
 
-/** The law values valid on one date (read from the dated settings table by the caller). */
-export interface Gesetzeswerte {
-  /** EF, the fossil fuel comparator, gCO2eq/MJ. */
-  fossilerVergleichswert: Dec;
-  /** The German quota's Basiswert, gCO2eq/MJ. */
-  basiswert: Dec;
-  /** Minimum saving by the plant's start of operation; the entry with the latest anlageAb <= the plant date applies. */
-  schwellen: { anlageAb: string; prozent: Dec }[];
-}
+/** The law values valid on one date (read from the dated settings table by the caller): see gesetzeswerte.ts. */
+export type { Gesetzeswerte } from './gesetzeswerte.js';
 
 /** A part counts as given when it holds a value; an empty form field arrives as '' and is not a zero. */
 function gegeben(value: Dec | null | undefined): value is Dec {

@@ -1,21 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { WERTE_2026 } from './gesetzeswerte.fixture.js';
 import { alsKurztext, dez, plus, vergleiche } from './dezimal.js';
 import {
   berechneNachweis, eAusTeilen, einsparung, energie, erfuellt, lcvUmrechnen, schwelle, summeWeichtAb, thg, thgMinderungT,
   type Gesetzeswerte, type NachweisEingabe,
 } from './ghg.js';
 
-// The law values of the test: the engine holds none of them, so a test of a later law only changes these.
-const WERTE: Gesetzeswerte = {
-  fossilerVergleichswert: '94',
-  basiswert: '94.1',
-  schwellen: [
-    { anlageAb: '0001-01-01', prozent: '50' },
-    { anlageAb: '2015-10-06', prozent: '60' },
-    { anlageAb: '2021-01-01', prozent: '65' },
-  ],
-};
+const WERTE = WERTE_2026;
 
 /** Exact sum of two decimals, without trailing zeros (as the engine writes exact results). */
 const summe = (a: string, b: string) => alsKurztext(plus(dez(a), dez(b)));

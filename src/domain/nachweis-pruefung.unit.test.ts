@@ -1,19 +1,12 @@
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { WERTE_2026 } from './gesetzeswerte.fixture.js';
 import { loadResources } from '../http/i18n.js';
-import { berechneNachweis, type Gesetzeswerte } from './ghg.js';
+import { berechneNachweis } from './ghg.js';
 import { FEHLER_CODES, HINWEIS_CODES, pruefeNachweis, type Befund, type PruefEingabe } from './nachweis-pruefung.js';
 import { KETTENMODELLE, ROHSTOFF_ARTEN, ROHSTOFFE } from './rohstoffe.js';
 
-const WERTE: Gesetzeswerte = {
-  fossilerVergleichswert: '94',
-  basiswert: '94.1',
-  schwellen: [
-    { anlageAb: '0001-01-01', prozent: '50' },
-    { anlageAb: '2015-10-06', prozent: '60' },
-    { anlageAb: '2021-01-01', prozent: '65' },
-  ],
-};
+const WERTE = WERTE_2026;
 const HEUTE = '2026-05-15';
 
 /** A certificate that passes every check: rapeseed FAME, E 10 from the parts and as total, plant from 2022. */

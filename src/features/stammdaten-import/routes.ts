@@ -6,13 +6,12 @@ import type { Knex } from 'knex';
 import { HttpError } from '../../http/errors.js';
 import { guardsFor } from '../../http/guards.js';
 import { actorOf, tenantScope } from '../../http/tenant.js';
-import { importFields, NR_LABEL, templateHeaders, type Translate } from './columns.js';
+import { importFields, templateColumns, templateHeaders } from '../../import/labelled.js';
 import { fileError } from '../../import/file.js';
 import { errorInRow, errorSentence, STATUS_VARIANT, toSave, valueText } from '../../import/present.js';
-import { Token } from '../../import/schema.js';
+import { Token, type Translate } from '../../import/schema.js';
 import { commit, entityFor, findImport, permittedEntities, preview, PREVIEW_ROWS } from './service.js';
-import { commitWithFlash, receiveUpload, translatorsOf } from '../../import/upload.js';
-import { templateResponse } from './http.js';
+import { commitWithFlash, receiveUpload, sendTemplate, translatorsOf } from '../../import/upload.js';
 import { idOr404 } from '../../http/validate.js';
 
 const PATH = 'stammdaten/import';
@@ -32,10 +31,7 @@ export function stammdatenImportRoutes(knex: Knex): Router {
       resource: cfg.resource,
       title: t(`${cfg.ns}:title`),
       templateHref: `${base(res)}/vorlage/${cfg.resource}`,
-      columns: [
-        { label: t(NR_LABEL), required: true },
-        ...importFields(cfg).map((f) => ({ label: t(f.label), required: Boolean(f.required), name: f.name })),
-      ],
+      columns: templateColumns(cfg, t),
     }));
     const chosen = entities.find((e) => e.resource === selected)?.resource ?? (entities.length === 1 ? entities[0].resource : '');
     await res.page('stammdaten-import/index', {
@@ -54,9 +50,9 @@ export function stammdatenImportRoutes(knex: Knex): Router {
 
   router.get(`/${PATH}`, ...guards, (req, res) => uploadPage(req, res, req.query.entity));
 
-  router.get(`/${PATH}/vorlage/:entity`, ...guards, (req, res) => {
+  router.get(`/${PATH}/vorlage/:entity`, ...guards, async (req, res) => {
     const cfg = entityFor(req.params.entity, res.locals.principal!);
-    templateResponse(res, cfg, req.t as Translate, res.locals.lang);
+    await sendTemplate(res, cfg, req.t as Translate, res.locals.lang);
   });
 
   router.post(`/${PATH}`, ...guards, async (req, res) => {

@@ -64,8 +64,11 @@ export interface FieldProblem {
   params?: Record<string, unknown>;
 }
 
-/** What a row comes to against the stored data: what to store, and the fields to compare; or its problems. */
-export type Settled = { data: Rec; fields: string[] } | { problems: FieldProblem[] };
+/**
+ * What a row comes to against the stored data: what to store, and the fields to compare (and what is worth a
+ * second look without refusing the row: shown and counted in the preview, never blocking); or its problems.
+ */
+export type Settled = { data: Rec; fields: string[]; warnings?: FieldProblem[] } | { problems: FieldProblem[] };
 
 /** Checks a chunk of valid rows against other data; `existing` holds the stored records of their numbers. */
 export type ChunkCheck = (rows: StagedRow[], existing: Map<string, Rec & Meta>, fields: string[]) => Settled[] | Promise<Settled[]>;
@@ -129,6 +132,9 @@ export async function preview(
   const rows: PreviewRow[] = [];
   const errors: RowError[] = [];
   let errorCount = 0;
+  const warnings: RowError[] = [];
+  let warningCount = 0;
+  let warned = 0;
   let refusedListed = 0;
   let refusedBeyond = 0;
   let dataRows = 0;
@@ -182,6 +188,12 @@ export async function preview(
           if (outcome.status === 'refused') r.errors.push(problem(r.row, outcome.problem));
           else {
             out.status = outcome.status;
+            if (s.warnings?.length) {
+              out.warnings = s.warnings.map((w) => problem(r.row, w));
+              warned++;
+              warningCount += out.warnings.length;
+              for (const w of out.warnings) if (warnings.length < MAX_ERRORS) warnings.push(w);
+            }
             if (outcome.status === 'update') out.changes = outcome.changes.map((c) => ({ ...c, column: reader!.headerOf(c.field) }));
             if (plan.keepsValues && index <= PREVIEW_ROWS) out.values = forDisplay(before ? { ...before, ...s.data } : { ...s.data, ...(plan.onCreate ?? {}), nr: r.nr });
           }
@@ -230,7 +242,7 @@ export async function preview(
     if (!reader) throw fileError('empty');
     if (pending.length) await flush();
     if (!dataRows) throw fileError('noRows');
-    const summary: Summary = { counts, dataRows, rows, errors, errorCount, refusedListed, refusedBeyond, chunks, ...(meta ? { meta } : {}) };
+    const summary: Summary = { counts, dataRows, rows, errors, errorCount, warned, warnings, warningCount, refusedListed, refusedBeyond, chunks, ...(meta ? { meta } : {}) };
     await stagingRepo.finish(scope, id, summary);
     return (await stagingRepo.find(scope, id, actor.user.id))!;
   } catch (err) {

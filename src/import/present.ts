@@ -1,5 +1,7 @@
-// A preview in words: errors as sentences ("Zeile 3, Spalte „PLZ“: Zu lang"), values as the user reads them.
+// A preview in words: errors and warnings as sentences ("Zeile 3, Spalte „PLZ“: Zu lang"), values as the user
+// reads them.
 // Shared by both imports' preview pages and JSON APIs, so all of them say the same.
+import type { HttpError } from '../http/errors.js';
 import { PREVIEW_ROWS } from './engine.js';
 import type { Counts, PreviewRow, RowError, RowStatus, Translate } from './schema.js';
 import type { Staging } from './staging.js';
@@ -49,12 +51,16 @@ export function apiPreview(staging: Staging, t: Translate) {
     dataRows: summary.dataRows,
     errorCount: summary.errorCount,
     errors: summary.errors.map(error),
+    warned: summary.warned,
+    warningCount: summary.warningCount,
+    warnings: summary.warnings.map(error),
     rows: summary.rows.slice(0, PREVIEW_ROWS).map((r: PreviewRow) => ({
       row: r.row,
       nr: r.nr,
       status: r.status,
       ...(r.changes ? { changes: r.changes.map((c) => ({ field: c.field, column: c.column, before: c.before, after: c.after })) } : {}),
       ...(r.errors ? { errors: r.errors.map(error) } : {}),
+      ...(r.warnings ? { warnings: r.warnings.map(error) } : {}),
       ...(r.values ? { values: r.values } : {}),
     })),
     ...(staging.result ? { result: ordered(staging.result) } : {}),
@@ -62,3 +68,12 @@ export function apiPreview(staging: Staging, t: Translate) {
 }
 
 export const toSave = (c: Counts) => c.create + c.update;
+
+/** A refused upload as its page shows it: the message, each column the header row got wrong, what it expects. */
+export function uploadFailure(err: HttpError, t: Translate) {
+  return {
+    message: t(err.messageKey, err.params),
+    columns: err.errors.map((e) => t('import:upload.columnProblem', { column: e.field, message: t(e.message) })),
+    expected: err.code === 'IMPORT_HEADERS' ? String(err.params.expected ?? '') : null,
+  };
+}

@@ -8,7 +8,7 @@ import { guardsFor } from '../../http/guards.js';
 import { actorOf, tenantScope } from '../../http/tenant.js';
 import { importFields, templateColumns, templateHeaders } from '../../import/labelled.js';
 import { fileError } from '../../import/file.js';
-import { errorInRow, errorSentence, STATUS_VARIANT, toSave, valueText } from '../../import/present.js';
+import { errorInRow, errorSentence, STATUS_VARIANT, toSave, uploadFailure, valueText } from '../../import/present.js';
 import { Token, type Translate } from '../../import/schema.js';
 import { commit, entityFor, findImport, permittedEntities, preview, PREVIEW_ROWS } from './service.js';
 import { commitWithFlash, receiveUpload, sendTemplate, translatorsOf } from '../../import/upload.js';
@@ -38,13 +38,7 @@ export function stammdatenImportRoutes(knex: Knex): Router {
       title: t('import:title'),
       entities,
       selected: chosen,
-      failure: failure
-        ? {
-            message: t(failure.messageKey, failure.params),
-            columns: failure.errors.map((e) => t('import:upload.columnProblem', { column: e.field, message: t(e.message) })),
-            expected: failure.code === 'IMPORT_HEADERS' ? String(failure.params.expected ?? '') : null,
-          }
-        : null,
+      failure: failure ? uploadFailure(failure, t) : null,
     });
   }
 

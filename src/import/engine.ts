@@ -167,13 +167,17 @@ export async function preview(
     const settledOf = new Map(valid.map((r, i) => [r, settled[i]]));
     const stage: StagedRow[] = [];
     const firstIndex = dataRows - pending.length + 1; // of pending[0], 1-based among the data rows
-    const problem = (row: number, p: FieldProblem | { field: null; message: string }): RowError => ({
-      row,
-      column: p.field ? reader!.headerOf(p.field) : null,
-      ...(plan.namesFields && p.field ? { field: p.field } : {}),
-      message: p.message,
-      ...('params' in p && p.params ? { params: p.params } : {}),
-    });
+    const problem = (row: number, p: FieldProblem | { field: null; message: string }): RowError => {
+      const column = p.field ? reader!.headerOf(p.field) : null;
+      return {
+        row,
+        column,
+        // The field where the column does not say it: a mapped import's, or one the file has no column for.
+        ...(p.field && (plan.namesFields || !column) ? { field: p.field } : {}),
+        message: p.message,
+        ...('params' in p && p.params ? { params: p.params } : {}),
+      };
+    };
     for (let i = 0; i < pending.length; i++) {
       const r = pending[i];
       const index = firstIndex + i;
@@ -188,7 +192,8 @@ export async function preview(
           if (outcome.status === 'refused') r.errors.push(problem(r.row, outcome.problem));
           else {
             out.status = outcome.status;
-            if (s.warnings?.length) {
+            // What is written carries the warnings; an unchanged row writes nothing, so it has none to show.
+            if (s.warnings?.length && outcome.status !== 'unchanged') {
               out.warnings = s.warnings.map((w) => problem(r.row, w));
               warned++;
               warningCount += out.warnings.length;

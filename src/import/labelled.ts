@@ -9,7 +9,7 @@ import { HttpError, type FieldError } from '../http/errors.js';
 import { fieldErrors } from '../http/validate.js';
 import type { EntityConfig, FormField } from '../records/entity.js';
 import { NR, type Entity, type RowReader } from './engine.js';
-import { columnLetter } from './file.js';
+import { columnLetter, spreadsheetDay, type CellKind } from './file.js';
 import type { RowError, Translate } from './schema.js';
 
 export type { Translate };
@@ -64,6 +64,13 @@ export function templateHeaders(cfg: Cfg, t: Translate): string[] {
 export function templateColumns(cfg: Cfg, t: Translate, opts: LabelledOptions = {}): { name: string; label: string; required: boolean }[] {
   return [{ name: NR, label: t(NR_LABEL), required: true }, ...importFields(cfg).map((f) => ({ name: f.name, label: t(f.label), required: isRequired(cfg, f, opts) }))];
 }
+
+/** A field named as the template heads its column (for a problem whose field the file has no column for). */
+export const fieldLabel = (cfg: Cfg, t: Translate) => (field: string): string => {
+  if (field === NR) return t(NR_LABEL);
+  const f = cfg.form.find((x) => x.name === field);
+  return f ? t(f.label) : field;
+};
 
 /** Every accepted spelling of every field: labels in each language and the field name itself. */
 function acceptedHeaders(cfg: Cfg, translators: Translate[]): Map<string, string> {
@@ -123,17 +130,21 @@ export function mapHeaders(cfg: Cfg, cells: string[], t: Translate, translators:
 const TRUE_WORDS = new Set(['ja', 'j', 'yes', 'y', 'x', 'wahr', 'true', '1', 'on']);
 const FALSE_WORDS = new Set(['nein', 'n', 'no', 'falsch', 'false', '0', 'off', '']);
 
-export type Converters = Map<string, (v: string) => unknown>;
+export type Converters = Map<string, (v: string, kind: CellKind) => unknown>;
 
 /**
- * Cell text → what the entity's schema expects. Checkboxes accept ja/nein, yes/no, x, 1/0 (and the list
- * export's Ja/Nein); selects accept the value or its label in either language (a raw label as it is). Everything
+ * Cell text → what the entity's schema expects. Dates take an XLSX date number besides text; checkboxes accept ja/nein, yes/no, x, 1/0 (and the list
+ * export's Ja/Nein); selects accept the value or its label in either language (a raw label as it is, a label
+ * with a parenthesis also without it, or a one-word parenthesis alone: "UCO"). Everything
  * else is passed as written: the schema decides (decimals take a comma or a point; "=SUM(A1)" is just text).
  */
 export function cellConverters(cfg: Cfg, translators: Translate[]): Converters {
   const converters: Converters = new Map();
   for (const f of importFields(cfg)) {
-    if (f.kind === 'checkbox') {
+    if (f.kind === 'date') {
+      // An XLSX date is a date number; any other cell is text for the schema (31.12.2025 or 2025-12-31).
+      converters.set(f.name, (v, kind) => (kind === 'number' ? spreadsheetDay(v) ?? v : v));
+    } else if (f.kind === 'checkbox') {
       converters.set(f.name, (v) => {
         const w = v.trim().toLowerCase();
         return TRUE_WORDS.has(w) ? true : FALSE_WORDS.has(w) ? false : v;
@@ -144,8 +155,17 @@ export function cellConverters(cfg: Cfg, translators: Translate[]): Converters {
         const key = normalizeHeader(text);
         if (key && !byText.has(key)) byText.set(key, value);
       };
+      const labels = f.options.flatMap((o) => translators.map((t) => [o.raw ? o.label : t(o.label), o.value] as const));
       for (const o of f.options) add(o.value, o.value);
-      for (const o of f.options) for (const t of translators) add(o.raw ? o.label : t(o.label), o.value);
+      for (const [text, value] of labels) add(text, value);
+      // "Altspeiseöl (UCO)" is also "Altspeiseöl" and "UCO", "Liter (L)" also "Liter" and "L": what a file says.
+      // After every full label and value, so a short form never takes another option's name.
+      for (const [text, value] of labels) {
+        const short = /^(.+?)\s*\(([^()]+)\)$/.exec(text);
+        if (!short) continue;
+        add(short[1], value);
+        if (/^[\p{L}\p{N}-]+$/u.test(short[2])) add(short[2], value);
+      }
       converters.set(f.name, (v) => (v.trim() === '' ? '' : byText.get(normalizeHeader(v)) ?? v));
     }
   }
@@ -158,7 +178,7 @@ export function labelledReader(cfg: Entity, header: HeaderMap, converters: Conve
   return {
     fields: header.present,
     headerOf: header.headerOf,
-    read(row, cells) {
+    read(row, cells, kinds) {
       const errors: RowError[] = [];
       const input: Record<string, unknown> = {};
       cells.forEach((value, i) => {
@@ -168,7 +188,7 @@ export function labelledReader(cfg: Entity, header: HeaderMap, converters: Conve
           return;
         }
         const convert = converters.get(column.field);
-        input[column.field] = convert ? convert(value) : value;
+        input[column.field] = convert ? convert(value, kinds?.[i] ?? 'text') : value;
       });
       const { [NR]: nr, ...fieldInput } = input;
       // Fields without a column: the entity's defaults (a new record gets them; an update leaves them alone).

@@ -18,21 +18,25 @@ export function valueText(v: unknown, t: Translate): string {
 
 export const errorMessage = (e: RowError, t: Translate) => t(e.message, e.params ?? {});
 
+/** How a sentence names a field: as the import calls it (a mapped import: its code's field name), or by its label. */
+export type FieldName = (field: string) => string;
+const asIs: FieldName = (field) => field;
+
 /**
  * "Zeile 3, Spalte „PLZ“: Zu lang", with the field where the column alone does not name it ("Zeile 7, Spalte
- * „Menge“ (Feld entladeneMenge): …"), or without the column when the problem is the row's.
+ * „Menge“ (Feld entladeneMenge): …"), or without the column when the problem is the row's or its field has none.
  */
-export function errorSentence(e: RowError, t: Translate): string {
+export function errorSentence(e: RowError, t: Translate, fieldName: FieldName = asIs): string {
   const message = errorMessage(e, t);
-  const params = { row: e.row, column: e.column, field: e.field, message };
+  const params = { row: e.row, column: e.column, field: e.field && fieldName(e.field), message };
   if (e.column) return t(e.field ? 'import:preview.errorAtField' : 'import:preview.errorAt', params);
   return t(e.field ? 'import:preview.errorAtRowField' : 'import:preview.errorAtRow', params);
 }
 
 /** The same without the row, for a row's own list of problems. */
-export function errorInRow(e: RowError, t: Translate): string {
+export function errorInRow(e: RowError, t: Translate, fieldName: FieldName = asIs): string {
   const message = errorMessage(e, t);
-  const params = { column: e.column, field: e.field, message };
+  const params = { column: e.column, field: e.field && fieldName(e.field), message };
   if (e.column) return t(e.field ? 'import:preview.columnFieldError' : 'import:preview.columnError', params);
   return e.field ? t('import:preview.fieldError', params) : message;
 }

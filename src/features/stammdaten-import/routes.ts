@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import { HttpError } from '../../http/errors.js';
 import { guardsFor } from '../../http/guards.js';
 import { actorOf, tenantScope } from '../../http/tenant.js';
-import { importFields, templateColumns, templateHeaders } from '../../import/labelled.js';
+import { fieldLabel, importFields, templateColumns, templateHeaders } from '../../import/labelled.js';
 import { fileError } from '../../import/file.js';
 import { errorInRow, errorSentence, STATUS_VARIANT, toSave, uploadFailure, valueText } from '../../import/present.js';
 import { Token, type Translate } from '../../import/schema.js';
@@ -76,6 +76,7 @@ export function stammdatenImportRoutes(knex: Knex): Router {
     const { summary } = staging;
     // The column that names a row (usually the name): the first of the entity's fields the file has.
     const titleField = importFields(cfg).find((f) => f.name === staging.fields[0]);
+    const label = fieldLabel(cfg, t);
     await res.page('stammdaten-import/preview', {
       title: t('import:preview.title', { entity: t(`${cfg.ns}:title`) }),
       entityTitle: t(`${cfg.ns}:title`),
@@ -87,13 +88,13 @@ export function stammdatenImportRoutes(knex: Knex): Router {
       toSave: toSave(summary.counts),
       previewRows: PREVIEW_ROWS,
       firstColumnLabel: titleField ? t(titleField.label) : null,
-      errorSentences: summary.errors.map((e) => errorSentence(e, t)),
+      errorSentences: summary.errors.map((e) => errorSentence(e, t, label)),
       rows: summary.rows.map((r) => ({
         ...r,
         statusLabel: t(`import:status.${r.status}`),
         variant: STATUS_VARIANT[r.status],
         changes: (r.changes ?? []).map((c) => ({ column: c.column ?? c.field, before: valueText(c.before, t), after: valueText(c.after, t) })),
-        errors: (r.errors ?? []).map((e) => errorInRow(e, t)),
+        errors: (r.errors ?? []).map((e) => errorInRow(e, t, label)),
       })),
       headers: templateHeaders(cfg, t),
     });

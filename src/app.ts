@@ -25,6 +25,8 @@ import { STAMMDATEN_ENTITIES } from './features/stammdaten/registry.js';
 import { BEWEGUNGSDATEN_ENTITIES } from './features/bewegungsdaten/registry.js';
 import { bewegungsdatenImportApi } from './features/bewegungsdaten-import/api.js';
 import { bewegungsdatenImportRoutes } from './features/bewegungsdaten-import/routes.js';
+import { nachweiseImportApi } from './features/nachweise-import/api.js';
+import { nachweiseImportRoutes } from './features/nachweise-import/routes.js';
 import { stammdatenImportApi } from './features/stammdaten-import/api.js';
 import { stammdatenImportRoutes } from './features/stammdaten-import/routes.js';
 import { apiAuthentication, requireApiUser, requireTenant, tenantResponseHeader } from './http/api.js';
@@ -138,6 +140,8 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   api.use(berechtigungenApi(db.knex));
   api.use(logmeldungenApi(db.knex));
   const records = [...STAMMDATEN_ENTITIES, ...BEWEGUNGSDATEN_ENTITIES].map((cfg) => entityRoutes(db.knex, cfg));
+  // Before the records: /nachweise/import/… would otherwise be a certificate's number and its sub-resource.
+  api.use(nachweiseImportApi(db.knex));
   for (const routes of records) api.use(routes.api);
   api.use(stammdatenImportApi(db.knex));
   api.use(bewegungsdatenImportApi(db.knex));
@@ -161,6 +165,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   pages.use(logmeldungenRoutes(db.knex));
   pages.use(stammdatenImportRoutes(db.knex));
   pages.use(bewegungsdatenImportRoutes(db.knex));
+  pages.use(nachweiseImportRoutes(db.knex));
   for (const routes of records) pages.use(routes.pages);
   pages.use(routeTree());
   app.use('/:lang', pages);

@@ -46,11 +46,17 @@ export interface VersionedSpec<T> {
 /** How a value is stored in a version: empty is null, dates as ISO text, numbers as text. */
 export const normal = (v: unknown) => (v === undefined || v === '' ? null : v instanceof Date ? v.toISOString() : typeof v === 'number' ? String(v) : v);
 
-/** Whether a field changed: empty equals null, decimals compare by value. */
+/** JSON with the keys of every object in order: jsonb hands keys back in an order of its own. */
+const canonical = (v: unknown): string =>
+  JSON.stringify(v, (_key, value) =>
+    value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : value);
+
+/** Whether a field changed: empty equals null, decimals compare by value, lists and objects (jsonb) by content. */
 export function same(a: unknown, b: unknown): boolean {
   const x = normal(a);
   const y = normal(b);
   if (x === null || y === null) return x === y;
+  if (typeof x === 'object' && typeof y === 'object') return canonical(x) === canonical(y);
   // Decimals compare by value: "12.50" equals "12.5".
   if (typeof x === 'string' && typeof y === 'string' && /^-?\d+(\.\d+)?$/.test(x) && /^-?\d+(\.\d+)?$/.test(y)) return Number(x) === Number(y);
   return x === y;

@@ -64,8 +64,11 @@ export interface FieldProblem {
   params?: Record<string, unknown>;
 }
 
-/** What a row comes to against the stored data: what to store, and the fields to compare; or its problems. */
-export type Settled = { data: Rec; fields: string[] } | { problems: FieldProblem[] };
+/**
+ * What a row comes to against the stored data: what to store, and the fields to compare (and what is worth a
+ * second look without refusing the row: shown and counted in the preview, never blocking); or its problems.
+ */
+export type Settled = { data: Rec; fields: string[]; warnings?: FieldProblem[] } | { problems: FieldProblem[] };
 
 /** Checks a chunk of valid rows against other data; `existing` holds the stored records of their numbers. */
 export type ChunkCheck = (rows: StagedRow[], existing: Map<string, Rec & Meta>, fields: string[]) => Settled[] | Promise<Settled[]>;
@@ -129,6 +132,9 @@ export async function preview(
   const rows: PreviewRow[] = [];
   const errors: RowError[] = [];
   let errorCount = 0;
+  const warnings: RowError[] = [];
+  let warningCount = 0;
+  let warned = 0;
   let refusedListed = 0;
   let refusedBeyond = 0;
   let dataRows = 0;
@@ -161,13 +167,17 @@ export async function preview(
     const settledOf = new Map(valid.map((r, i) => [r, settled[i]]));
     const stage: StagedRow[] = [];
     const firstIndex = dataRows - pending.length + 1; // of pending[0], 1-based among the data rows
-    const problem = (row: number, p: FieldProblem | { field: null; message: string }): RowError => ({
-      row,
-      column: p.field ? reader!.headerOf(p.field) : null,
-      ...(plan.namesFields && p.field ? { field: p.field } : {}),
-      message: p.message,
-      ...('params' in p && p.params ? { params: p.params } : {}),
-    });
+    const problem = (row: number, p: FieldProblem | { field: null; message: string }): RowError => {
+      const column = p.field ? reader!.headerOf(p.field) : null;
+      return {
+        row,
+        column,
+        // The field where the column does not say it: a mapped import's, or one the file has no column for.
+        ...(p.field && (plan.namesFields || !column) ? { field: p.field } : {}),
+        message: p.message,
+        ...('params' in p && p.params ? { params: p.params } : {}),
+      };
+    };
     for (let i = 0; i < pending.length; i++) {
       const r = pending[i];
       const index = firstIndex + i;
@@ -182,6 +192,13 @@ export async function preview(
           if (outcome.status === 'refused') r.errors.push(problem(r.row, outcome.problem));
           else {
             out.status = outcome.status;
+            // What is written carries the warnings; an unchanged row writes nothing, so it has none to show.
+            if (s.warnings?.length && outcome.status !== 'unchanged') {
+              out.warnings = s.warnings.map((w) => problem(r.row, w));
+              warned++;
+              warningCount += out.warnings.length;
+              for (const w of out.warnings) if (warnings.length < MAX_ERRORS) warnings.push(w);
+            }
             if (outcome.status === 'update') out.changes = outcome.changes.map((c) => ({ ...c, column: reader!.headerOf(c.field) }));
             if (plan.keepsValues && index <= PREVIEW_ROWS) out.values = forDisplay(before ? { ...before, ...s.data } : { ...s.data, ...(plan.onCreate ?? {}), nr: r.nr });
           }
@@ -230,7 +247,7 @@ export async function preview(
     if (!reader) throw fileError('empty');
     if (pending.length) await flush();
     if (!dataRows) throw fileError('noRows');
-    const summary: Summary = { counts, dataRows, rows, errors, errorCount, refusedListed, refusedBeyond, chunks, ...(meta ? { meta } : {}) };
+    const summary: Summary = { counts, dataRows, rows, errors, errorCount, warned, warnings, warningCount, refusedListed, refusedBeyond, chunks, ...(meta ? { meta } : {}) };
     await stagingRepo.finish(scope, id, summary);
     return (await stagingRepo.find(scope, id, actor.user.id))!;
   } catch (err) {

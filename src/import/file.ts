@@ -162,6 +162,16 @@ export async function* readRows(buf: Buffer): AsyncGenerator<SheetRow> {
   }
 }
 
+/**
+ * The ISO day of a spreadsheet's date number (days since 30 Dec 1899; a time of day is the fraction), or null
+ * when the text is no such number. A date cell arrives as one when the reader ignores the cell's format.
+ */
+export function spreadsheetDay(text: string): string | null {
+  const value = text.trim();
+  if (!/^\d{1,7}(\.\d+)?$/.test(value)) return null;
+  return new Date(Date.UTC(1899, 11, 30) + Math.floor(Number(value)) * 86_400_000).toISOString().slice(0, 10);
+}
+
 /** "A", "B", … "AA": how a spreadsheet names a column that has no header. */
 export function columnLetter(index: number): string {
   let s = '';

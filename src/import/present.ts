@@ -1,5 +1,7 @@
-// A preview in words: errors as sentences ("Zeile 3, Spalte „PLZ“: Zu lang"), values as the user reads them.
+// A preview in words: errors and warnings as sentences ("Zeile 3, Spalte „PLZ“: Zu lang"), values as the user
+// reads them.
 // Shared by both imports' preview pages and JSON APIs, so all of them say the same.
+import type { HttpError } from '../http/errors.js';
 import { PREVIEW_ROWS } from './engine.js';
 import type { Counts, PreviewRow, RowError, RowStatus, Translate } from './schema.js';
 import type { Staging } from './staging.js';
@@ -16,21 +18,25 @@ export function valueText(v: unknown, t: Translate): string {
 
 export const errorMessage = (e: RowError, t: Translate) => t(e.message, e.params ?? {});
 
+/** How a sentence names a field: as the import calls it (a mapped import: its code's field name), or by its label. */
+export type FieldName = (field: string) => string;
+const asIs: FieldName = (field) => field;
+
 /**
  * "Zeile 3, Spalte „PLZ“: Zu lang", with the field where the column alone does not name it ("Zeile 7, Spalte
- * „Menge“ (Feld entladeneMenge): …"), or without the column when the problem is the row's.
+ * „Menge“ (Feld entladeneMenge): …"), or without the column when the problem is the row's or its field has none.
  */
-export function errorSentence(e: RowError, t: Translate): string {
+export function errorSentence(e: RowError, t: Translate, fieldName: FieldName = asIs): string {
   const message = errorMessage(e, t);
-  const params = { row: e.row, column: e.column, field: e.field, message };
+  const params = { row: e.row, column: e.column, field: e.field && fieldName(e.field), message };
   if (e.column) return t(e.field ? 'import:preview.errorAtField' : 'import:preview.errorAt', params);
   return t(e.field ? 'import:preview.errorAtRowField' : 'import:preview.errorAtRow', params);
 }
 
 /** The same without the row, for a row's own list of problems. */
-export function errorInRow(e: RowError, t: Translate): string {
+export function errorInRow(e: RowError, t: Translate, fieldName: FieldName = asIs): string {
   const message = errorMessage(e, t);
-  const params = { column: e.column, field: e.field, message };
+  const params = { column: e.column, field: e.field && fieldName(e.field), message };
   if (e.column) return t(e.field ? 'import:preview.columnFieldError' : 'import:preview.columnError', params);
   return e.field ? t('import:preview.fieldError', params) : message;
 }
@@ -49,12 +55,16 @@ export function apiPreview(staging: Staging, t: Translate) {
     dataRows: summary.dataRows,
     errorCount: summary.errorCount,
     errors: summary.errors.map(error),
+    warned: summary.warned,
+    warningCount: summary.warningCount,
+    warnings: summary.warnings.map(error),
     rows: summary.rows.slice(0, PREVIEW_ROWS).map((r: PreviewRow) => ({
       row: r.row,
       nr: r.nr,
       status: r.status,
       ...(r.changes ? { changes: r.changes.map((c) => ({ field: c.field, column: c.column, before: c.before, after: c.after })) } : {}),
       ...(r.errors ? { errors: r.errors.map(error) } : {}),
+      ...(r.warnings ? { warnings: r.warnings.map(error) } : {}),
       ...(r.values ? { values: r.values } : {}),
     })),
     ...(staging.result ? { result: ordered(staging.result) } : {}),
@@ -62,3 +72,12 @@ export function apiPreview(staging: Staging, t: Translate) {
 }
 
 export const toSave = (c: Counts) => c.create + c.update;
+
+/** A refused upload as its page shows it: the message, each column the header row got wrong, what it expects. */
+export function uploadFailure(err: HttpError, t: Translate) {
+  return {
+    message: t(err.messageKey, err.params),
+    columns: err.errors.map((e) => t('import:upload.columnProblem', { column: e.field, message: t(e.message) })),
+    expected: err.code === 'IMPORT_HEADERS' ? String(err.params.expected ?? '') : null,
+  };
+}

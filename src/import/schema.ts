@@ -44,6 +44,8 @@ export interface PreviewRow {
   status: RowStatus;
   changes?: RowChange[];
   errors?: RowError[];
+  /** What the row's checks found worth a second look without refusing it (a certificate's `hinweise`). */
+  warnings?: RowError[];
   /** The record as it would be stored (first rows only, for imports that show it). */
   values?: Record<string, unknown>;
 }
@@ -56,6 +58,10 @@ export interface Summary {
   /** Every error up to a limit; errorCount tells how many there are in all. */
   errors: RowError[];
   errorCount: number;
+  /** Rows that are not refused but carry warnings; their warnings up to a limit, and how many there are. */
+  warned: number;
+  warnings: RowError[];
+  warningCount: number;
   /** Refused rows beyond the first PREVIEW_ROWS that are listed / that exist. */
   refusedListed: number;
   refusedBeyond: number;

@@ -6,7 +6,9 @@ import type { Request, Response } from 'express';
 import multer from 'multer';
 import { HttpError } from '../http/errors.js';
 import { LANGUAGES } from '../http/i18n.js';
+import type { Entity } from './engine.js';
 import { fileError } from './file.js';
+import { TEMPLATE_TYPES, templateCsv, templateXlsx, type TemplateFormat } from './labelled.js';
 import type { Translate } from './schema.js';
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -44,6 +46,14 @@ export const translatorsOf = (req: Request): Translate[] => LANGUAGES.map((lng) 
 export function csvDownload(res: Response, filename: string, content: string | Buffer) {
   res.setHeader('Content-Type', 'text/csv; charset=utf-8');
   res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
+  res.send(content);
+}
+
+/** Sends the template of a record type's labelled import (header row in the language `t` speaks) as a download. */
+export async function sendTemplate(res: Response, cfg: Entity, t: Translate, lang: string, format: TemplateFormat = 'csv') {
+  const content = format === 'xlsx' ? await templateXlsx(cfg, t) : templateCsv(cfg, t, lang);
+  res.setHeader('Content-Type', TEMPLATE_TYPES[format]);
+  res.setHeader('Content-Disposition', `attachment; filename="${t('import:templates.filename', { entity: cfg.resource })}.${format}"`);
   res.send(content);
 }
 

@@ -39,6 +39,7 @@ export const PAGES: PageDef[] = [
   page('bewegungsdaten', 'bewegungsdaten/nachweisverfolgung', 'nachweisverfolgung', 'nachweisverfolgung'),
   page('bewegungsdaten', 'bewegungsdaten/nachweisverfolgung/:id', 'nachweisverfolgung', 'nachweisverfolgung', false),
   page('bewegungsdaten', 'bewegungsdaten/nachweise', 'nachweise', 'nachweise'),
+  page('bewegungsdaten', 'bewegungsdaten/nachweise/import', 'nachweise', 'nachweise', false, 'edit'),
   page('bewegungsdaten', 'bewegungsdaten/nachweise/:id', 'nachweise', 'nachweise', false),
   page('bewegungsdaten', 'bewegungsdaten/bilanzen', 'bilanzen', 'bilanzen'),
   page('bewegungsdaten', 'bewegungsdaten/bilanzen/:id', 'bilanzen', 'bilanzen', false),

@@ -89,6 +89,11 @@ export interface EntityConfig<T extends Record<string, unknown>> {
   removable?: { referenced(scope: TenantScope, nr: string): Promise<boolean> };
   /** Address of the create form below the list (default `neu`; the spec names it `create` for Bestände). */
   createPath?: string;
+  /**
+   * Address of the type's import page below the list (a page of the route tree, e.g. `import` for
+   * `bewegungsdaten/nachweise/import`): the list links to it next to the create button for those its guard admits.
+   */
+  importPath?: string;
   /** Numbers are typed by the user unless the entity generates them (Bestände). */
   generateNr?(scope: TenantScope): Promise<string>;
   /** Fields that every create through the pages or the API sets (a delivery entered by hand). */

@@ -212,7 +212,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
 
   // List page and list API, each with the exports (?format=csv|xlsx|pdf).
   mountListPage(pages, knex, cfg.list, {
-    path: cfg.path, area: cfg.area, view: 'records/index', title: `${cfg.ns}:title`, filename: cfg.resource, createPath,
+    path: cfg.path, area: cfg.area, view: 'records/index', title: `${cfg.ns}:title`, filename: cfg.resource, createPath, importPath: cfg.importPath,
   });
   mountListApi(api, knex, cfg.list, cfg.resource, cfg.area, { title: `${cfg.ns}:title`, filename: cfg.resource });
 

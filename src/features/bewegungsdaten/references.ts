@@ -50,10 +50,15 @@ export async function resolveNew(scope: TenantScope, field: ReferenceField, nr: 
   return checkReference(field, nr, await currentRecord(scope, field, nr), errors);
 }
 
-/** The tenant's whole master data that movement data refers to, current rows by number: loaded once per import. */
-export async function allMasterRecords(scope: TenantScope): Promise<Record<ReferenceField, Map<string, MasterRow>>> {
-  const out = {} as Record<ReferenceField, Map<string, MasterRow>>;
-  for (const field of Object.keys(REFERENCES) as ReferenceField[]) {
+/**
+ * The tenant's whole master data that movement data refers to, current rows by number: loaded once per import.
+ * `fields` limits it to the references an import has (certificates name no partner).
+ */
+export async function allMasterRecords<F extends ReferenceField = ReferenceField>(
+  scope: TenantScope, fields: readonly F[] = Object.keys(REFERENCES) as F[],
+): Promise<Record<F, Map<string, MasterRow>>> {
+  const out = {} as Record<F, Map<string, MasterRow>>;
+  for (const field of fields) {
     const rows = (await scope.table(REFERENCES[field].table).select('*')) as unknown as MasterRow[];
     out[field] = new Map(rows.map((r) => [String(r.nr), r]));
   }

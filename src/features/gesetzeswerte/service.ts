@@ -34,6 +34,19 @@ export async function gesetzeswerteAm(db: Knex | Knex.Transaction, datum: string
   return gesetzeswerteAus(await repo.zeilen(db, ['fossiler_vergleichswert', 'basiswert', 'schwelle']), datum);
 }
 
+/**
+ * The values of the GHG computation on any date, from one query: for computing many certificates of different
+ * dates at once (an import), where a query per date would be one round trip per distinct issue date.
+ */
+export async function gesetzeswerteTabelle(db: Knex | Knex.Transaction): Promise<(datum: string) => Gesetzeswerte> {
+  const zeilen = await repo.zeilen(db, ['fossiler_vergleichswert', 'basiswert', 'schwelle']);
+  const amTag = new Map<string, Gesetzeswerte>();
+  return (datum) => {
+    if (!amTag.has(datum)) amTag.set(datum, gesetzeswerteAus(zeilen, datum));
+    return amTag.get(datum)!;
+  };
+}
+
 /** The THG quota of a calendar year in % (as the law stands at the year's end, or on `stichtag`); null if none is set. */
 export async function quoteImJahr(db: Knex | Knex.Transaction, jahr: number, stichtag?: string): Promise<string | null> {
   return quoteAus(await repo.zeilen(db, ['quote']), jahr, stichtag);

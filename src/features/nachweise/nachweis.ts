@@ -365,6 +365,8 @@ export const nachweisConfig: EntityConfig<Nachweis> = {
   defaults: { einheit: 'L', nachhaltig: true, redIIKonform: true, biogehalt: '100', zertifizierungssystem: 'ISCC EU', schema: 'massenbilanz' } as Partial<Nachweis>,
   standortOf: (r) => r.standortNr ?? null,
   locatedBy: 'standortNr',
+  // Bulk entry from CSV or XLSX (src/features/nachweise-import), linked from the list.
+  importPath: 'import',
   prepare,
   lockedReason: nachweisLockedReason,
   warnings,

@@ -9,21 +9,19 @@ import type { Knex } from 'knex';
 import { requireApiPermission } from '../../http/api.js';
 import { actorOf, tenantScope } from '../../http/tenant.js';
 import { parseOr400 } from '../../http/validate.js';
-import type { Translate } from './columns.js';
 import { fileError } from '../../import/file.js';
 import { apiPreview } from '../../import/present.js';
-import { CommitBody } from '../../import/schema.js';
+import { CommitBody, type Translate } from '../../import/schema.js';
 import { commit, entityFor, preview } from './service.js';
-import { receiveUpload, translatorsOf } from '../../import/upload.js';
-import { templateResponse } from './http.js';
+import { receiveUpload, sendTemplate, translatorsOf } from '../../import/upload.js';
 
 export function stammdatenImportApi(knex: Knex): Router {
   const api = Router();
   const gate = requireApiPermission('stammdaten-import');
   const entityOf = (req: Request, res: Response) => entityFor(req.params.entity, res.locals.principal!);
 
-  api.get('/stammdaten-import/:entity/template', gate, (req, res) => {
-    templateResponse(res, entityOf(req, res), req.t as Translate, req.language === 'en' ? 'en' : 'de');
+  api.get('/stammdaten-import/:entity/template', gate, async (req, res) => {
+    await sendTemplate(res, entityOf(req, res), req.t as Translate, req.language === 'en' ? 'en' : 'de');
   });
 
   api.post('/stammdaten-import/:entity/preview', gate, async (req, res) => {

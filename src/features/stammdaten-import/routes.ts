@@ -6,13 +6,12 @@ import type { Knex } from 'knex';
 import { HttpError } from '../../http/errors.js';
 import { guardsFor } from '../../http/guards.js';
 import { actorOf, tenantScope } from '../../http/tenant.js';
-import { importFields, NR_LABEL, templateHeaders, type Translate } from './columns.js';
+import { fieldLabel, importFields, templateColumns, templateHeaders } from '../../import/labelled.js';
 import { fileError } from '../../import/file.js';
-import { errorInRow, errorSentence, STATUS_VARIANT, toSave, valueText } from '../../import/present.js';
-import { Token } from '../../import/schema.js';
+import { errorInRow, errorSentence, STATUS_VARIANT, toSave, uploadFailure, valueText } from '../../import/present.js';
+import { Token, type Translate } from '../../import/schema.js';
 import { commit, entityFor, findImport, permittedEntities, preview, PREVIEW_ROWS } from './service.js';
-import { commitWithFlash, receiveUpload, translatorsOf } from '../../import/upload.js';
-import { templateResponse } from './http.js';
+import { commitWithFlash, receiveUpload, sendTemplate, translatorsOf } from '../../import/upload.js';
 import { idOr404 } from '../../http/validate.js';
 
 const PATH = 'stammdaten/import';
@@ -32,31 +31,22 @@ export function stammdatenImportRoutes(knex: Knex): Router {
       resource: cfg.resource,
       title: t(`${cfg.ns}:title`),
       templateHref: `${base(res)}/vorlage/${cfg.resource}`,
-      columns: [
-        { label: t(NR_LABEL), required: true },
-        ...importFields(cfg).map((f) => ({ label: t(f.label), required: Boolean(f.required), name: f.name })),
-      ],
+      columns: templateColumns(cfg, t),
     }));
     const chosen = entities.find((e) => e.resource === selected)?.resource ?? (entities.length === 1 ? entities[0].resource : '');
     await res.page('stammdaten-import/index', {
       title: t('import:title'),
       entities,
       selected: chosen,
-      failure: failure
-        ? {
-            message: t(failure.messageKey, failure.params),
-            columns: failure.errors.map((e) => t('import:upload.columnProblem', { column: e.field, message: t(e.message) })),
-            expected: failure.code === 'IMPORT_HEADERS' ? String(failure.params.expected ?? '') : null,
-          }
-        : null,
+      failure: failure ? uploadFailure(failure, t) : null,
     });
   }
 
   router.get(`/${PATH}`, ...guards, (req, res) => uploadPage(req, res, req.query.entity));
 
-  router.get(`/${PATH}/vorlage/:entity`, ...guards, (req, res) => {
+  router.get(`/${PATH}/vorlage/:entity`, ...guards, async (req, res) => {
     const cfg = entityFor(req.params.entity, res.locals.principal!);
-    templateResponse(res, cfg, req.t as Translate, res.locals.lang);
+    await sendTemplate(res, cfg, req.t as Translate, res.locals.lang);
   });
 
   router.post(`/${PATH}`, ...guards, async (req, res) => {
@@ -86,6 +76,7 @@ export function stammdatenImportRoutes(knex: Knex): Router {
     const { summary } = staging;
     // The column that names a row (usually the name): the first of the entity's fields the file has.
     const titleField = importFields(cfg).find((f) => f.name === staging.fields[0]);
+    const label = fieldLabel(cfg, t);
     await res.page('stammdaten-import/preview', {
       title: t('import:preview.title', { entity: t(`${cfg.ns}:title`) }),
       entityTitle: t(`${cfg.ns}:title`),
@@ -97,13 +88,13 @@ export function stammdatenImportRoutes(knex: Knex): Router {
       toSave: toSave(summary.counts),
       previewRows: PREVIEW_ROWS,
       firstColumnLabel: titleField ? t(titleField.label) : null,
-      errorSentences: summary.errors.map((e) => errorSentence(e, t)),
+      errorSentences: summary.errors.map((e) => errorSentence(e, t, label)),
       rows: summary.rows.map((r) => ({
         ...r,
         statusLabel: t(`import:status.${r.status}`),
         variant: STATUS_VARIANT[r.status],
         changes: (r.changes ?? []).map((c) => ({ column: c.column ?? c.field, before: valueText(c.before, t), after: valueText(c.after, t) })),
-        errors: (r.errors ?? []).map((e) => errorInRow(e, t)),
+        errors: (r.errors ?? []).map((e) => errorInRow(e, t, label)),
       })),
       headers: templateHeaders(cfg, t),
     });

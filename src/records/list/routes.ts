@@ -12,6 +12,7 @@ import { pageOrRefusal, readListApi, readListRequest, registerList } from './req
 import { tenantScope } from '../../http/tenant.js';
 import { requireApiPermission } from '../../http/api.js';
 import { can, type Area } from '../../permissions/index.js';
+import { PAGES } from '../../permissions/route-tree.js';
 
 export interface ListPageOptions {
   /** Route-tree path below /{lang}, e.g. 'stammdaten/standorte'. */
@@ -25,6 +26,8 @@ export interface ListPageOptions {
   filename: string;
   /** Address of the create form below the list path, for the "new" button (default `neu`). */
   createPath?: string;
+  /** Address of an import page below the list path (a page of the route tree), for the "import" link. */
+  importPath?: string;
 }
 
 /** What names an exported file: the list's title (i18n key) and the file name without extension. */
@@ -86,6 +89,9 @@ export async function listApiOrExport<R, S extends ListSource>(req: Request, res
 
 export function mountListPage<R>(router: Router, knex: Knex, declared: ListDefinition<R>, opts: ListPageOptions): void {
   registerList(declared, { page: opts.path, exports: true });
+  // The import link is shown to whom the import page's own guard admits: one rule, the route tree's.
+  const importPage = opts.importPath ? PAGES.find((p) => p.path === `${opts.path}/${opts.importPath}`) : undefined;
+  if (opts.importPath && !importPage) throw new Error(`no page ${opts.path}/${opts.importPath} in the route tree`);
   router.get(`/${opts.path}`, ...guardsFor(opts.path), async (req, res) => {
     const scope = tenantScope(knex, res, opts.area);
     const list = await readListRequest(req, res, declared, scope);
@@ -101,6 +107,7 @@ export function mountListPage<R>(router: Router, knex: Knex, declared: ListDefin
       list: listView(def, state, result, { base, lang, t: req.t, fmt, caption: req.t(opts.title), errors, input }),
       canEdit: can(res.locals.principal!, 'edit', opts.area),
       createPath: opts.createPath ?? 'neu',
+      importHref: importPage && can(res.locals.principal!, importPage.action ?? 'view', importPage.gate) ? `${base}/${opts.importPath}` : null,
     });
   });
 }

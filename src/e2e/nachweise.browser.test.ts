@@ -20,7 +20,7 @@ async function fillZertifikat(page: Page, nr: string) {
   await page.getByLabel('Zeitraum bis').fill('2026-03-31');
   await page.locator('select[name=standortNr]').selectOption('1001');
   await page.locator('select[name=produktNr]').selectOption('P013');
-  await page.getByRole('textbox', { name: 'Menge', exact: true }).fill('10.000');
+  await page.getByRole('textbox', { name: 'Menge', exact: true }).fill('10000');
   await page.getByLabel('Lieferung von').fill('2026-02-01');
   await page.getByLabel('Lieferung bis').fill('2026-02-15');
   await page.locator('select[name=rohstoff]').selectOption('altspeiseoel');
@@ -55,7 +55,7 @@ describe('a certificate in the browser', () => {
     await page.getByLabel('Teil 2 (L)').fill('1000');
     await submitAndWait(page, () => page.getByRole('button', { name: 'Teilen' }).click());
     await expect(page.getByText('Das Zertifikat wurde geteilt.').first().isVisible()).resolves.toBe(true);
-    await expect(page.getByText('Verbleibend: 5000 L').isVisible()).resolves.toBe(true);
+    await expect(page.getByText('Verbleibend: 5.000 L').isVisible()).resolves.toBe(true);
     const parts = await page.locator('#kette-heading ~ .table-wrap tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent?.trim())));
     expect(parts).toEqual([[expect.stringMatching(/^TN-\d+$/), '4.000 L', '4.000 L', 'Verfügbar'], [expect.stringMatching(/^TN-\d+$/), '1.000 L', '1.000 L', 'Verfügbar']]);
 
@@ -66,7 +66,7 @@ describe('a certificate in the browser', () => {
     await submitAndWait(page, () => page.getByRole('button', { name: 'Teilung rückgängig machen' }).click());
     await expect(page.getByText('Die Teilung wurde rückgängig gemacht').first().isVisible()).resolves.toBe(true);
     await page.goto('/de/bewegungsdaten/nachweise/BROWSER-Z1?tab=teilung');
-    await expect(page.getByText('Verbleibend: 9000 L').isVisible()).resolves.toBe(true);
+    await expect(page.getByText('Verbleibend: 9.000 L').isVisible()).resolves.toBe(true);
   });
 
   it('shows a refused split at its form, with what was typed', async () => {
@@ -99,7 +99,7 @@ describe('a proof of delivery (Nachweisbescheinigung)', () => {
     await expect(page.getByRole('heading', { name: 'Merkmale aus dem Zertifikat' }).isVisible()).resolves.toBe(true);
     const current = () => page.locator('#record-tabs a[aria-current="page"]').textContent();
     for (const tab of ['Einlieferungen', 'Abholungen', 'Ablieferungen']) {
-      await submitAndWait(page, () => page.getByRole('link', { name: tab, exact: true }).click());
+      await submitAndWait(page, () => page.locator('#record-tabs').getByRole('link', { name: tab, exact: true }).click());
       await expect(current()).resolves.toBe(tab);
       await expect(page.getByRole('heading', { name: tab }).isVisible()).resolves.toBe(true);
     }

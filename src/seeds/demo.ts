@@ -1,9 +1,11 @@
-// The demo data of the API contract: tenants DEMO and NORD and the six demo logins, and their master data
-// (stammdaten.ts). Idempotent: existing rows are left as they are, so running it twice changes nothing.
+// The demo data of the API contract: tenants DEMO and NORD and the six demo logins, their master data
+// (stammdaten.ts), movement data (bewegungsdaten.ts) and certificates with their proofs (nachweise.ts).
+// Idempotent: existing rows are left as they are, so running it twice changes nothing.
 // Later features add their own seeds here.
 import type { Knex } from 'knex';
 import { hashPassword } from '../auth/passwords.js';
 import { seedBewegungsdaten } from './bewegungsdaten.js';
+import { seedNachweise } from './nachweise.js';
 import { seedStammdaten } from './stammdaten.js';
 
 export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
@@ -69,6 +71,7 @@ export async function seedDemo(knex: Knex): Promise<{ usersCreated: number }> {
     await trx('mandanten').insert(TENANTS).onConflict('mandant').ignore();
     await seedStammdaten(trx);
     await seedBewegungsdaten(trx, TENANTS.map((t) => t.mandant));
+    await seedNachweise(trx, TENANTS.map((t) => t.mandant));
     for (const u of DEMO_USERS) {
       const existing = await trx('benutzer').where({ login: u.login }).first('id');
       if (existing) continue;

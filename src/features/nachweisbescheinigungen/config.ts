@@ -212,13 +212,17 @@ const verknuepfung = (key: 'einlieferungen' | 'abholungen' | 'ablieferungen'): R
   locals: async () => ({ verknuepfung: { art: key, zeilen: [] as Record<string, unknown>[] } }),
 });
 
-const teilung = teilbar<Nachweisbescheinigung>({
-  ns: 'nachweisbescheinigungen', store: nbStore, menge: 'volumen', rest: 'volumenVerbleibend', kreis: 'nachweisbescheinigungen', prefix: 'NB-',
-  // A part's energy is its share of the parent's, to the fourth decimal of a MJ.
-  teil: (parent, menge) => ({
+/** What a part split off a proof has of its own: its energy is its share of the parent's, to the fourth decimal of a MJ. The split action and the demo data use it. */
+export function nbTeil(parent: Nachweisbescheinigung & Meta, menge: string): Partial<Nachweisbescheinigung> {
+  return {
     nnwEnergie: parent.nnwEnergie == null ? null : anteil(String(parent.nnwEnergie), menge, String(parent.volumen)),
     volumenVerbleibend: menge,
-  }),
+  };
+}
+
+const teilung = teilbar<Nachweisbescheinigung>({
+  ns: 'nachweisbescheinigungen', store: nbStore, menge: 'volumen', rest: 'volumenVerbleibend', kreis: 'nachweisbescheinigungen', prefix: 'NB-',
+  teil: nbTeil,
   zurueck,
 });
 

@@ -276,6 +276,15 @@ export const NACHWEIS_FORM: FormField[] = [
   field('empfangsort', 'text', G.beteiligte, { maxLength: 200 }),
 ];
 
+/**
+ * What a part split off a certificate has of its own: it carries its parent's E, saving and threshold (copied),
+ * its energy and t CO2eq are those of its own quantity. The split action and the demo data use it.
+ */
+export function nachweisTeil(parent: Nachweis & Meta, menge: string): Partial<Nachweis> {
+  const mj = energie(menge, String(parent.lcv), dec(parent.biogehalt));
+  return { energiegehalt: mj, thgMinderungT: parent.thg == null ? null : thgMinderungT(mj, String(parent.thg), String(parent.basiswert)), gesamtLiefermenge: null };
+}
+
 const T = 'n';
 const detailHref = (r: { nr: string }, lang: string) => `/${lang}/bewegungsdaten/nachweise/${encodeURIComponent(r.nr)}`;
 
@@ -373,12 +382,7 @@ export const nachweisConfig: EntityConfig<Nachweis> = {
   badge: (r) => (r.vorlaeufig ? { label: 'nachweise:zustand.vorlaeufig', variant: 'info' } : r.nachhaltig ? { label: 'nachweise:zustand.nachhaltig', variant: 'success' } : { label: 'nachweise:zustand.nichtNachhaltig', variant: 'neutral' }),
   // The figures and how each was computed, above the form: what a trader looks at first.
   detailLocals: async ({ record }) => ({ headSection: '../nachweise/kennzahlen', kennzahlen: record }),
-  // A part carries its parent's E, saving and threshold; its energy and t CO2eq are those of its own quantity.
   ...teilbar<Nachweis>({
-    ns: 'nachweise', store: nachweisStore, menge: 'menge', rest: 'mengeVerbleibend', kreis: 'teilnachweise', prefix: 'TN-',
-    teil: (parent, menge) => {
-      const mj = energie(menge, String(parent.lcv), dec(parent.biogehalt));
-      return { energiegehalt: mj, thgMinderungT: parent.thg == null ? null : thgMinderungT(mj, String(parent.thg), String(parent.basiswert)), gesamtLiefermenge: null };
-    },
+    ns: 'nachweise', store: nachweisStore, menge: 'menge', rest: 'mengeVerbleibend', kreis: 'teilnachweise', prefix: 'TN-', teil: nachweisTeil,
   }),
 };

@@ -199,8 +199,9 @@ describe('the spec\'s filter names', () => {
         checked += 1;
       }
     }
-    // Deliveries in and out have all three, stock figures location and product.
-    expect(checked).toBe(8);
+    // Deliveries in and out have all three, stock figures location and product, certificates and proofs the
+    // location.
+    expect(checked).toBe(10);
   });
 
   it('standort=1001 lists the inbound deliveries of that location only, not all of them', async () => {

@@ -151,22 +151,22 @@ const T = 'b';
 const gruppenOptions = PRODUKTGRUPPEN.map((g) => ({ value: g, label: `produkte:gruppen.${g}` }));
 const rohstoffOptions = ROHSTOFFE.map((r) => ({ value: r.code, label: `nachweis-pruefung:rohstoffe.${r.code}` }));
 
+// What fits 1366 px beside the sidebar on the page (group, volume and country are filters or export columns).
 const list: ListDefinition<Nachweisbescheinigung & Meta> = {
   id: 'nachweisbescheinigungen',
   columns: [
     { key: 'nr', label: 'records:fields.nr', sql: `${T}.nr`, notNull: true, href: (r, lang) => `/${lang}/bewegungsdaten/nachweisbescheinigungen/${encodeURIComponent(r.nr)}` },
     { key: 'lieferdatum', label: 'nachweisbescheinigungen:fields.lieferdatum', sql: `${T}.lieferdatum`, notNull: true, kind: 'date' },
     { key: 'nachweisNr', label: 'nachweisbescheinigungen:fields.nachweisNr', sql: `${T}.nachweis_nr`, notNull: true, href: (r, lang) => `/${lang}/bewegungsdaten/nachweise/${encodeURIComponent(r.nachweisNr)}` },
-    { key: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', sql: `${T}.produktgruppe`, notNull: true, badge: (r) => ({ label: `produkte:gruppen.${r.produktgruppe}`, variant: 'info' }) },
+    { key: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', csvOnly: true, badge: (r) => ({ label: `produkte:gruppen.${r.produktgruppe}`, variant: 'info' }) },
     { key: 'rohstoffName', label: 'nachweise:fields.rohstoff', badge: (r) => ({ label: `nachweis-pruefung:rohstoffe.${r.rohstoff}`, variant: 'neutral' }), pageOnly: true },
     { key: 'rohstoff', label: 'nachweise:fields.rohstoff', csvOnly: true },
-    { key: 'volumen', label: 'nachweisbescheinigungen:fields.volumen', kind: 'number', digits: 0, suffix: (r) => String(r.einheit), pageOnly: true },
-    { key: 'volumenVerbleibend', label: 'nachweisbescheinigungen:fields.volumenVerbleibend', sql: `${T}.volumen_verbleibend`, notNull: true, kind: 'number', digits: 0, suffix: (r) => String(r.einheit), pageOnly: true },
+        { key: 'volumenVerbleibend', label: 'nachweise:liste.rest', sql: `${T}.volumen_verbleibend`, notNull: true, kind: 'number', digits: 0, suffix: (r) => String(r.einheit), pageOnly: true },
     { key: 'volumenExakt', label: 'nachweisbescheinigungen:fields.volumen', kind: 'number', digits: 3, csvOnly: true },
     { key: 'volumenVerbleibendExakt', label: 'nachweisbescheinigungen:fields.volumenVerbleibend', kind: 'number', digits: 3, csvOnly: true },
     { key: 'einheit', label: 'bewegungsdaten:fields.einheit', csvOnly: true },
-    { key: 'thgEmission', label: 'nachweisbescheinigungen:fields.thgEmission', sql: `${T}.thg_emission`, notNull: true, kind: 'number', digits: 2 },
-    { key: 'anbauland', label: 'nachweisbescheinigungen:fields.anbauland' },
+    { key: 'thgEmission', label: 'nachweise:liste.thg', sql: `${T}.thg_emission`, notNull: true, kind: 'number', digits: 2 },
+    { key: 'anbauland', label: 'nachweisbescheinigungen:fields.anbauland', csvOnly: true },
     { key: 'zertifizierungssystem', label: 'nachweise:fields.zertifizierungssystem', csvOnly: true },
     { key: 'nnwEnergie', label: 'nachweisbescheinigungen:fields.nnwEnergie', kind: 'number', digits: 0, csvOnly: true },
     { key: 'referenzNachweisNr', label: 'nachweise:fields.referenzNachweisNr', csvOnly: true },

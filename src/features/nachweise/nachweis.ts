@@ -289,24 +289,25 @@ const T = 'n';
 const detailHref = (r: { nr: string }, lang: string) => `/${lang}/bewegungsdaten/nachweise/${encodeURIComponent(r.nr)}`;
 
 /** The list: what a trader looks for (group, raw material, scheme, location, provisional, with warnings, with rest). */
-// Every filter and sort is served by an index (list-plans.test.ts); raw material, country, scheme and quantity
-// are filters or shown only, the figures a trader ranks by (rest, E, saving) are sortable.
+// Every filter and sort is served by an index (list-plans.test.ts). The page shows what fits 1366 px beside the
+// sidebar: number, date, raw material and the figures a trader ranks by (rest, E, saving, sortable) and the state;
+// group, country, scheme and quantity are filters and export columns.
 const list: ListDefinition<Nachweis & Meta> = {
   id: 'nachweise',
   columns: [
     { key: 'nr', label: 'records:fields.nr', sql: `${T}.nr`, notNull: true, href: detailHref },
-    { key: 'ausstellungsdatum', label: 'nachweise:fields.ausstellungsdatum', sql: `${T}.ausstellungsdatum`, notNull: true, kind: 'date' },
+    { key: 'ausstellungsdatum', label: 'nachweise:liste.datum', sql: `${T}.ausstellungsdatum`, notNull: true, kind: 'date' },
     { key: 'rohstoffName', label: 'nachweise:fields.rohstoff', badge: (r) => ({ label: `nachweis-pruefung:rohstoffe.${r.rohstoff}`, variant: 'neutral' }), pageOnly: true },
     { key: 'rohstoff', label: 'nachweise:fields.rohstoff', csvOnly: true },
-    { key: 'herkunftsland', label: 'nachweise:fields.herkunftsland' },
+    { key: 'herkunftsland', label: 'nachweise:fields.herkunftsland', csvOnly: true },
     { key: 'zertifizierungssystem', label: 'nachweise:fields.zertifizierungssystem', csvOnly: true },
-    { key: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', sql: `${T}.produktgruppe`, notNull: true, badge: (r) => ({ label: `produkte:gruppen.${r.produktgruppe}`, variant: 'info' }) },
-        { key: 'mengeVerbleibend', label: 'nachweise:fields.mengeVerbleibend', sql: `${T}.menge_verbleibend`, notNull: true, kind: 'number', digits: 0, suffix: (r) => String(r.einheit), pageOnly: true },
+    { key: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', csvOnly: true, badge: (r) => ({ label: `produkte:gruppen.${r.produktgruppe}`, variant: 'info' }) },
+        { key: 'mengeVerbleibend', label: 'nachweise:liste.rest', sql: `${T}.menge_verbleibend`, notNull: true, kind: 'number', digits: 0, suffix: (r) => String(r.einheit), pageOnly: true },
     { key: 'mengeExakt', label: 'nachweise:fields.menge', kind: 'number', digits: 3, csvOnly: true },
     { key: 'mengeVerbleibendExakt', label: 'nachweise:fields.mengeVerbleibend', kind: 'number', digits: 3, csvOnly: true },
     { key: 'einheit', label: 'bewegungsdaten:fields.einheit', csvOnly: true },
-    { key: 'thg', label: 'nachweise:fields.thg', sql: `${T}.thg`, notNull: true, kind: 'number', digits: 2 },
-    { key: 'einsparung', label: 'nachweise:fields.einsparung', sql: `${T}.einsparung`, notNull: true, kind: 'number', digits: 2 },
+    { key: 'thg', label: 'nachweise:liste.thg', sql: `${T}.thg`, notNull: true, kind: 'number', digits: 2 },
+    { key: 'einsparung', label: 'nachweise:liste.einsparung', sql: `${T}.einsparung`, notNull: true, kind: 'number', digits: 2 },
     {
       key: 'zustand', label: 'nachweise:fields.zustand', pageOnly: true,
       badge: (r) => (r.storniert ? { label: 'bewegungsdaten:storniert', variant: 'error' }

@@ -12,12 +12,13 @@ export function parseForm<S extends z.ZodType>(schema: S, body: unknown): z.infe
 }
 
 /**
- * A 400 as `{ field: translated message }` for the form (first message per field; `_` when no field is
- * named), or null when the error is not the user's mistake and must travel on to the error handler.
+ * A 400 (or a 413: a file too large) as `{ field: translated message }` for the form (first message per field;
+ * `_` when no field is named), or null when the error is not the user's mistake and must travel on to the error
+ * handler.
  */
 export function formErrors(err: unknown, req: Request): Record<string, string> | null {
   const known = httpErrorOf(err);
-  if (known?.status !== 400) return null;
+  if (known?.status !== 400 && known?.status !== 413) return null;
   const map: Record<string, string> = {};
   for (const e of known.errors) map[e.field] ??= req.t(e.message, e.params ?? {});
   if (!Object.keys(map).length) map._ = req.t(known.messageKey);
@@ -39,7 +40,7 @@ export async function submitForm(
   } catch (err) {
     const errors = formErrors(err, req);
     if (!errors) throw err;
-    res.status(400);
+    res.status(httpErrorOf(err)!.status);
     await again(errors, httpErrorOf(err)!);
   }
 }

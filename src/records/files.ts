@@ -147,7 +147,9 @@ export function receiveFiles(req: Request, res: Response, fields: readonly strin
   return new Promise((resolve, reject) => {
     parse(req, res, (err?: unknown) => {
       if (err instanceof multer.MulterError && err.code === 'LIMIT_FILE_SIZE') {
-        return reject(new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: err.field ?? fields[0], message: 'records:files.tooLarge', params: { max: `${Math.round(maxBytes / 1024 / 1024)} MB` } }]));
+        // 413 as the contract has it for anything too large, with the field named so the form shows it there.
+        const max = `${Math.round(maxBytes / 1024 / 1024)} MB`;
+        return reject(new HttpError(413, 'TOO_LARGE', 'records:files.tooLarge', [{ field: err.field ?? fields[0], message: 'records:files.tooLarge', params: { max } }], { max }));
       }
       if (err) return reject(new HttpError(400, 'BAD_REQUEST', 'records:files.badUpload'));
       const files = (req.files ?? {}) as Record<string, Express.Multer.File[]>;

@@ -268,7 +268,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
       }
       const errors = conflict ? { _: req.t(known.messageKey) } : formErrors(err, req);
       if (!errors) throw err;
-      res.status(conflict ? 409 : 400);
+      res.status(conflict ? 409 : known?.status === 413 ? 413 : 400);
       await detailPage(req, res, {
         title: `${req.t(`${cfg.ns}:one`)} ${record.nr}`, record, values: req.body ?? {}, errors, conflict, errorSummary: summaryOf(err, req),
       });

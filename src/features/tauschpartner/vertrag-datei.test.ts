@@ -71,7 +71,7 @@ describe("a partner's contract document", () => {
     expect(fake.res.text).toContain('Der Inhalt der Datei ist keines der erlaubten Formate (PDF, PNG, JPEG).');
     expect(fake.res.text).toMatch(/id="f-vertragDatei"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="f-vertragDatei"/);
     const big = await postForm('VD-2', { content: Buffer.concat([PDF, Buffer.alloc(11 * 1024 * 1024)]), name: 'gross.pdf' });
-    expect(big.res.status).toBe(400);
+    expect(big.res.status).toBe(413);
     expect(big.res.text).toContain('Die Datei ist größer als 10 MB.');
     expect(await fileCount()).toBe(files);
     expect(await stored('VD-2')).toMatchObject({ version: 1, vertrag_datei: null });

@@ -353,7 +353,8 @@ const list: ListDefinition<Nachweis & Meta> = {
   },
   totals: [
     { key: 'summeRest', label: 'nachweise:totals.rest', sql: `case when not ${T}.storniert and ${T}.einheit = 'L' then ${T}.menge_verbleibend end`, digits: 0 },
-    { key: 'summeT', label: 'nachweise:totals.thgMinderungT', sql: `case when not ${T}.storniert then ${T}.thg_minderung_t end`, digits: 1 },
+    // Only a sustainable batch counts towards the quota.
+    { key: 'summeT', label: 'nachweise:totals.thgMinderungT', sql: `case when not ${T}.storniert and ${T}.nachhaltig then ${T}.thg_minderung_t end`, digits: 1 },
   ],
   choices: (scope) => masterDataChoices(scope, { activeOnly: false }),
 };

@@ -104,9 +104,18 @@ export class VersionedStore<T extends Record<string, unknown>> {
     return out as T & Meta;
   }
 
-  private toColumns(data: Partial<T>): Record<string, unknown> {
+  /**
+   * Record fields → column values. An array is a jsonb column's value (a certificate's warnings): as a query
+   * parameter it is sent as JSON text, since `pg` would send a JavaScript array as a PostgreSQL array literal
+   * (PGlite sends JSON either way). `asParameters: false` keeps it as it is, for a JSON payload (updateMany).
+   */
+  private toColumns(data: Partial<T>, asParameters = true): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    for (const [field, column] of Object.entries(this.spec.fields)) if (field in data) out[column as string] = (data as Record<string, unknown>)[field] ?? null;
+    for (const [field, column] of Object.entries(this.spec.fields)) {
+      if (!(field in data)) continue;
+      const value = (data as Record<string, unknown>)[field] ?? null;
+      out[column as string] = asParameters && Array.isArray(value) ? JSON.stringify(value) : value;
+    }
     return out;
   }
 
@@ -261,7 +270,7 @@ export class VersionedStore<T extends Record<string, unknown>> {
     // them, the file's columns); jsonb_populate_recordset gives each value its column's type.
     const groups = new Map<string, { nr: string; columns: Record<string, unknown> }[]>();
     for (const it of items) {
-      const columns = this.toColumns(it.data);
+      const columns = this.toColumns(it.data, false);
       const key = Object.keys(columns).sort().join(',');
       groups.set(key, [...(groups.get(key) ?? []), { nr: it.nr, columns }]);
     }

@@ -84,6 +84,8 @@ export async function api<T = unknown>(path: string, init: RequestInit = {}, con
   if (isRedirecting() && !isLogin) throw new ApiError(0, config.messages.abortedDuringRedirect);
   const headers = new Headers(init.headers);
   headers.set('Accept', 'application/json');
+  // Messages in the page's language, whatever the browser's own preference or the user's setting (the URL decides).
+  headers.set('Accept-Language', config.lang);
   if (init.body !== undefined) headers.set('Content-Type', 'application/json');
   if (!isLogin) {
     if (!config.mandant) throw new ApiError(0, config.messages.mandantRequired);

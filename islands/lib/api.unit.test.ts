@@ -25,12 +25,14 @@ describe('islands API client', () => {
   });
   afterEach(() => vi.unstubAllGlobals());
 
-  it('sends the tenant upper-cased and the CSRF token', async () => {
+  it('sends the tenant upper-cased, the CSRF token and the page language', async () => {
     fetchMock.mockResolvedValue(new Response('{"ok":1}', { headers: { 'content-type': 'application/json', 'X-Mandant': 'DEMO' } }));
     await expect(api('/produkte', {}, config)).resolves.toEqual({ ok: 1 });
     const headers = fetchMock.mock.calls[0][1].headers as Headers;
     expect(headers.get('X-Mandant')).toBe('DEMO');
     expect(headers.get('X-CSRF-Token')).toBe('tok');
+    // The page's language, so the server's messages match the page.
+    expect(headers.get('Accept-Language')).toBe('de');
     expect(fetchMock.mock.calls[0][0]).toBe('/api/produkte');
   });
 

@@ -6,6 +6,7 @@ import { can, type Action, type Gate } from '../permissions/index.js';
 import type { AccountService } from '../auth/services.js';
 import { bearerToken } from '../auth/tokens.js';
 import { HttpError } from './errors.js';
+import { DEFAULT_LANG, requestedLanguage } from './i18n.js';
 import { isPassiveCheck } from './session.js';
 
 declare module 'express-serve-static-core' {
@@ -30,6 +31,21 @@ export function apiAuthentication(accounts: AccountService): RequestHandler {
     req.apiSid = found.sid;
     res.locals.currentUser = found.user;
     res.locals.mandant = found.mandant;
+    next();
+  };
+}
+
+/**
+ * The API's language (contract: German, or English when the request asks for it): an Accept-Language that
+ * names de or en decides, else the signed-in user's language setting, else German. The header comes first
+ * for the same reason the URL does on pages (spec section 9): it is this request's choice, the setting a
+ * stored one. The islands send their page's language, so a page and its calls speak alike; a client that
+ * sends no such header gets the user's setting. Runs after authentication, when the user is known.
+ */
+export function apiLanguage(): RequestHandler {
+  return (req, _res, next) => {
+    const lang = requestedLanguage(req.headers['accept-language']) ?? req.user?.settings.language ?? DEFAULT_LANG;
+    if (req.i18n && req.i18n.language !== lang) void req.i18n.changeLanguage(lang);
     next();
   };
 }

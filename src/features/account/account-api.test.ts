@@ -237,6 +237,33 @@ describe('tokens and sessions', () => {
   });
 });
 
+describe('language of API errors: Accept-Language naming de or en, else the user\'s setting, else German', () => {
+  it('answers in the signed-in user\'s language setting when the request names no language, and lets the header win', async () => {
+    const { body } = await login('TADMIN', 'Tadmin12345');
+    const auth = { Authorization: body.token, 'X-Mandant': 'DEMO' };
+    const missingTenant = () => api().get('/api/v1/einstellungen/1').set('Authorization', body.token);
+    // Setting German (the default): German, English only when the header asks for it.
+    expect((await missingTenant()).body.message).toBe('Mandant ist erforderlich');
+    expect((await missingTenant().set('Accept-Language', 'fr-FR, fr;q=0.9')).body.message).toBe('Mandant ist erforderlich');
+    expect((await missingTenant().set('Accept-Language', 'fr, en;q=0.5')).body.message).toBe('Tenant (Mandant) is required');
+
+    const saved = await api().put('/api/v1/einstellungen').set(auth).send({ typ: 1, data: JSON.stringify({ language: 'en' }) });
+    expect(saved.status).toBe(200);
+    try {
+      // Setting English: English without a header (or with one naming neither language), German when the header says so.
+      expect((await missingTenant()).body.message).toBe('Tenant (Mandant) is required');
+      expect((await missingTenant().set('Accept-Language', 'fr')).body.message).toBe('Tenant (Mandant) is required');
+      const notFound = await api().get('/api/v1/einstellungen/7').set(auth);
+      expect(notFound.status).toBe(404);
+      expect(notFound.body.message).toBe('No settings saved.');
+      expect((await missingTenant().set('Accept-Language', 'de-DE,de;q=0.9,en;q=0.8')).body.message).toBe('Mandant ist erforderlich');
+    } finally {
+      await api().delete('/api/v1/einstellungen/1').set(auth);
+    }
+    expect((await missingTenant()).body.message).toBe('Mandant ist erforderlich');
+  });
+});
+
 describe('X-Mandant', () => {
   it('is required: 400 Mandant ist erforderlich', async () => {
     const { body } = await login('USER', 'User12345');

@@ -4,7 +4,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { principalFor } from '../auth/current-user.js';
 import { can, type Action, type Gate } from '../permissions/index.js';
 import type { AccountService } from '../auth/services.js';
-import { bearerToken } from '../auth/tokens.js';
+import { bearerToken, type TokenProblem, type TokenService } from '../auth/tokens.js';
 import { HttpError } from './errors.js';
 import { DEFAULT_LANG, requestedLanguage } from './i18n.js';
 import { isPassiveCheck } from './session.js';
@@ -47,6 +47,28 @@ export function apiLanguage(): RequestHandler {
     const lang = requestedLanguage(req.headers['accept-language']) ?? req.user?.settings.language ?? DEFAULT_LANG;
     if (req.i18n && req.i18n.language !== lang) void req.i18n.changeLanguage(lang);
     next();
+  };
+}
+
+const TOKEN_PROBLEMS: Record<TokenProblem, [code: string, messageKey: string]> = {
+  missing: ['TOKEN_MISSING', 'account:errors.tokenMissing'],
+  format: ['TOKEN_FORMAT', 'account:errors.tokenFormat'],
+  undecodable: ['TOKEN_UNDECODABLE', 'account:errors.tokenUndecodable'],
+  noUser: ['TOKEN_NO_USER', 'account:errors.userIdMissing'],
+};
+
+/**
+ * Before apiAuthentication, on the second-factor reset (also one's own, spec section 7, which takes the user
+ * from the token): a 401 that names what is wrong with the Authorization header (section 8's self-reset
+ * texts) instead of the general "session expired". No header at all is left to the cookie session and then
+ * to requireApiUser (401 Nicht autorisiert, section 8's text for this call).
+ */
+export function explainTokenProblems(tokens: TokenService): RequestHandler {
+  return async (req, _res, next) => {
+    const header = req.headers.authorization;
+    if (header === undefined) return next();
+    const problem = await tokens.problemWith(header);
+    next(problem ? new HttpError(401, ...TOKEN_PROBLEMS[problem]) : undefined);
   };
 }
 

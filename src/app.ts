@@ -157,7 +157,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
     next();
   });
   pages.use(publicRoutes());
-  pages.use(authRoutes(accounts, passport, sso));
+  pages.use(authRoutes(accounts, passport, sso, log));
   pages.use(layoutRoutes());
   pages.use(accountRoutes(accounts));
   pages.use(benutzerRoutes(accounts));

@@ -29,7 +29,7 @@ import { nachweiseImportApi } from './features/nachweise-import/api.js';
 import { nachweiseImportRoutes } from './features/nachweise-import/routes.js';
 import { stammdatenImportApi } from './features/stammdaten-import/api.js';
 import { stammdatenImportRoutes } from './features/stammdaten-import/routes.js';
-import { apiAuthentication, requireApiUser, requireTenant, tenantResponseHeader } from './http/api.js';
+import { apiAuthentication, apiLanguage, explainTokenProblems, requireApiUser, requireTenant, tenantResponseHeader } from './http/api.js';
 import type { Database } from './db/knex.js';
 import { countQueries } from './db/query-count.js';
 import { authRoutes } from './features/auth/routes.js';
@@ -130,7 +130,9 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   app.use(setUpCsrf(config));
 
   const api = express.Router();
-  api.use(tenantResponseHeader(), apiAuthentication(accounts));
+  api.use(tenantResponseHeader());
+  api.patch('/benutzer/:id/mfa/reset', explainTokenProblems(accounts.tokens));
+  api.use(apiAuthentication(accounts), apiLanguage());
   api.use('/v1', accountApi(accounts, sso));
   // Everything else below /api needs a signed-in user and a tenant they belong to (X-Mandant).
   api.use(requireApiUser(), requireTenant());
@@ -155,7 +157,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
     next();
   });
   pages.use(publicRoutes());
-  pages.use(authRoutes(accounts, passport, sso));
+  pages.use(authRoutes(accounts, passport, sso, log));
   pages.use(layoutRoutes());
   pages.use(accountRoutes(accounts));
   pages.use(benutzerRoutes(accounts));

@@ -10,7 +10,10 @@ export interface ShellConfig {
   csrf: string;
   idleMs: number;
   countdownAfterMs: number;
-  messages: Record<'mandantRequired' | 'mandantHeaderRequired' | 'missingTenantHeader' | 'abortedDuringRedirect' | 'sessionExpired', string>;
+  messages: Record<
+    'mandantRequired' | 'mandantHeaderRequired' | 'missingTenantHeader' | 'abortedDuringRedirect' | 'sessionExpired' | 'serverError' | 'codeNotValidated',
+    string
+  >;
 }
 
 export class ApiError extends Error {
@@ -34,7 +37,8 @@ export function shellConfig(doc: Document = document): ShellConfig | null {
   };
 }
 
-const LOGIN_CALLS = ['/api/v1/account/login', '/api/v1/account/mfa/login', '/api/v1/account/mfa/verify'];
+const MFA_VERIFY = '/api/v1/account/mfa/verify';
+const LOGIN_CALLS = ['/api/v1/account/login', '/api/v1/account/mfa/login', MFA_VERIFY];
 
 function isRedirecting(): boolean {
   try {
@@ -84,6 +88,8 @@ export async function api<T = unknown>(path: string, init: RequestInit = {}, con
   if (isRedirecting() && !isLogin) throw new ApiError(0, config.messages.abortedDuringRedirect);
   const headers = new Headers(init.headers);
   headers.set('Accept', 'application/json');
+  // Messages in the page's language, whatever the browser's own preference or the user's setting (the URL decides).
+  headers.set('Accept-Language', config.lang);
   if (init.body !== undefined) headers.set('Content-Type', 'application/json');
   if (!isLogin) {
     if (!config.mandant) throw new ApiError(0, config.messages.mandantRequired);
@@ -92,10 +98,21 @@ export async function api<T = unknown>(path: string, init: RequestInit = {}, con
     if (headers.get('X-Mandant') !== tenant) throw new ApiError(0, config.messages.mandantHeaderRequired);
   }
   if (config.csrf) headers.set('X-CSRF-Token', config.csrf);
-  const res = await fetch(url, { ...init, headers, credentials: 'same-origin' });
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, headers, credentials: 'same-origin' });
+  } catch (err) {
+    // The code check is the one call whose server errors have a text the user sees (spec section 8).
+    if (url === MFA_VERIFY) throw new ApiError(0, config.messages.serverError);
+    throw err;
+  }
   window.dispatchEvent(new Event('portal:activity'));
   const body = res.headers.get('content-type')?.includes('json') ? await res.json().catch(() => null) : null;
   const message = (body as { message?: string } | null)?.message ?? res.statusText;
+  if (url === MFA_VERIFY) {
+    if (res.status >= 500) throw new ApiError(res.status, config.messages.serverError, body);
+    if (res.ok && (body as { success?: unknown } | null)?.success === false) throw new ApiError(res.status, config.messages.codeNotValidated, body);
+  }
   if (res.status === 401 && !isLogin) {
     redirectToLogin(config);
     throw new ApiError(401, message, body);

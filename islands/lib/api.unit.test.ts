@@ -7,6 +7,8 @@ const config: ShellConfig = {
     mandantRequired: 'Mandant ist erforderlich', mandantHeaderRequired: 'X-Mandant Header ist erforderlich',
     missingTenantHeader: 'Ungültige API-Antwort: Fehlender Mandanten-Header', abortedDuringRedirect: 'Anfrage abgebrochen während Redirect',
     sessionExpired: 'Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.',
+    serverError: 'Server-Fehler. Bitte versuchen Sie es später erneut.',
+    codeNotValidated: 'Der Code konnte nicht validiert werden. Bitte versuchen Sie es erneut.',
   },
 };
 
@@ -25,12 +27,14 @@ describe('islands API client', () => {
   });
   afterEach(() => vi.unstubAllGlobals());
 
-  it('sends the tenant upper-cased and the CSRF token', async () => {
+  it('sends the tenant upper-cased, the CSRF token and the page language', async () => {
     fetchMock.mockResolvedValue(new Response('{"ok":1}', { headers: { 'content-type': 'application/json', 'X-Mandant': 'DEMO' } }));
     await expect(api('/produkte', {}, config)).resolves.toEqual({ ok: 1 });
     const headers = fetchMock.mock.calls[0][1].headers as Headers;
     expect(headers.get('X-Mandant')).toBe('DEMO');
     expect(headers.get('X-CSRF-Token')).toBe('tok');
+    // The page's language, so the server's messages match the page.
+    expect(headers.get('Accept-Language')).toBe('de');
     expect(fetchMock.mock.calls[0][0]).toBe('/api/produkte');
   });
 
@@ -49,6 +53,21 @@ describe('islands API client', () => {
     await expect(api('/produkte', {}, config)).rejects.toThrow('Anfrage abgebrochen während Redirect');
     fetchMock.mockResolvedValue(new Response('{"success":true}', { headers: { 'content-type': 'application/json' } }));
     await expect(api('/api/v1/account/login', { method: 'POST', body: '{}' }, config)).resolves.toEqual({ success: true });
+  });
+
+  it('shows section 8\'s MFA verify texts for a server error, an unreachable server and success false', async () => {
+    const verify = () => api('/api/v1/account/mfa/verify', { method: 'POST', body: '{"token":"t","code":"123456"}' }, config);
+    fetchMock.mockResolvedValueOnce(new Response('<html>Bad Gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }));
+    await expect(verify()).rejects.toThrow('Server-Fehler. Bitte versuchen Sie es später erneut.');
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await expect(verify()).rejects.toThrow('Server-Fehler. Bitte versuchen Sie es später erneut.');
+    fetchMock.mockResolvedValueOnce(new Response('{"success":false}', { headers: { 'content-type': 'application/json' } }));
+    await expect(verify()).rejects.toThrow('Der Code konnte nicht validiert werden. Bitte versuchen Sie es erneut.');
+    // A refused code keeps the server's own text (401), and a success passes.
+    fetchMock.mockResolvedValueOnce(new Response('{"success":false,"message":"Ungültiger Code oder abgelaufener Token."}', { status: 401, headers: { 'content-type': 'application/json' } }));
+    await expect(verify()).rejects.toThrow('Ungültiger Code oder abgelaufener Token.');
+    fetchMock.mockResolvedValueOnce(new Response('{"success":true,"token":"Bearer x"}', { headers: { 'content-type': 'application/json' } }));
+    await expect(verify()).resolves.toMatchObject({ success: true });
   });
 
   it('goes to tenant selection on a 400 that names the tenant', async () => {

@@ -57,15 +57,4 @@ export function enhancePreferences(): void {
       }
     });
   });
-
-  // The chosen language is remembered for the next visit to an unprefixed URL.
-  document.querySelectorAll<HTMLAnchorElement>('a[data-lang-link]').forEach((a) =>
-    a.addEventListener('click', () => {
-      try {
-        localStorage.setItem('locale', a.dataset.langLink!);
-      } catch {
-        /* storage may be disabled */
-      }
-    }),
-  );
 }

@@ -16,7 +16,8 @@ export type CredentialResult =
   | { kind: 'invalid' }
   | { kind: 'blocked'; retryAfter: number };
 
-export type CodeResult = { kind: 'ok' } | { kind: 'invalid' } | { kind: 'blocked'; retryAfter: number };
+/** `used`: the code is right but its step was already used (a replay, or a concurrent request won): not validated. */
+export type CodeResult = { kind: 'ok' } | { kind: 'invalid' } | { kind: 'used' } | { kind: 'blocked'; retryAfter: number };
 
 export class AccountService {
   readonly limiter: RateLimiter;
@@ -72,14 +73,17 @@ export class AccountService {
     if (step == null) {
       await this.limiter.fail(key, LIMITS.mfaCode);
       await audit(this.knex, { kind: 'auth.mfa.failed', benutzerId: userId, ip });
-      return { kind: 'invalid' };
+      // Right, but its step was already used (a replay, or another sign-in was first): not validated, not wrong.
+      const used = row?.mfa_enabled && row.mfa_secret && row.mfa_last_step != null
+        && (await verifyCode(row.mfa_secret, code, this.clock.now(), null)) != null;
+      return { kind: used ? 'used' : 'invalid' };
     }
     // Compare-and-set: of two concurrent requests with the same code only one wins.
     const updated = await this.knex('benutzer')
       .where({ id: userId })
       .andWhere((q) => q.whereNull('mfa_last_step').orWhere('mfa_last_step', '<', step))
       .update({ mfa_last_step: step });
-    if (!updated) return { kind: 'invalid' };
+    if (!updated) return { kind: 'used' };
     await this.limiter.reset(key);
     return { kind: 'ok' };
   }

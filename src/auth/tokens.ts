@@ -26,6 +26,8 @@ export interface MfaPendingClaims {
   jti: string;
 }
 
+export type TokenProblem = 'missing' | 'format' | 'undecodable' | 'noUser';
+
 export function roleClaims(user: CurrentUser): string[] {
   return user.mandanten.map((m) => {
     const types = user.rollen.filter((r) => r.mandant === m.mandant).map((r) => r.typ);
@@ -84,6 +86,28 @@ export class TokenService {
       return payload.typ === typ ? (payload as T) : null;
     } catch (err) {
       if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return null;
+      throw err;
+    }
+  }
+
+  /**
+   * What is wrong with an Authorization header, in the order of spec section 8's self-reset texts: no token in
+   * it (empty, or a client's `Bearer null`), not `Bearer x.y.z`, not decodable or not ours (signature, issuer,
+   * algorithm), no user in it (neither sub nor unique_name). Null when none of these: an expired token or a
+   * dead session is the session check's business (401 session expired, as everywhere).
+   */
+  async problemWith(header: string): Promise<TokenProblem | null> {
+    const value = header.trim();
+    const raw = value.replace(/^Bearer(\s+|$)/i, '').trim();
+    if (raw === '' || raw === 'null' || raw === 'undefined') return 'missing';
+    const token = bearerToken(value);
+    if (!token) return 'format';
+    try {
+      const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, algorithms: ['HS256'], currentDate: new Date(this.clock.now()) });
+      return payload.sub || payload.unique_name ? null : 'noUser';
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) return null;
+      if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return 'undecodable';
       throw err;
     }
   }

@@ -4,8 +4,9 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { principalFor } from '../auth/current-user.js';
 import { can, type Action, type Gate } from '../permissions/index.js';
 import type { AccountService } from '../auth/services.js';
-import { bearerToken } from '../auth/tokens.js';
+import { bearerToken, type TokenProblem, type TokenService } from '../auth/tokens.js';
 import { HttpError } from './errors.js';
+import { DEFAULT_LANG, requestedLanguage } from './i18n.js';
 import { isPassiveCheck } from './session.js';
 
 declare module 'express-serve-static-core' {
@@ -31,6 +32,43 @@ export function apiAuthentication(accounts: AccountService): RequestHandler {
     res.locals.currentUser = found.user;
     res.locals.mandant = found.mandant;
     next();
+  };
+}
+
+/**
+ * The API's language (contract: German, or English when the request asks for it): an Accept-Language that
+ * names de or en decides, else the signed-in user's language setting, else German. The header comes first
+ * for the same reason the URL does on pages (spec section 9): it is this request's choice, the setting a
+ * stored one. The islands send their page's language, so a page and its calls speak alike; a client that
+ * sends no such header gets the user's setting. Runs after authentication, when the user is known.
+ */
+export function apiLanguage(): RequestHandler {
+  return (req, _res, next) => {
+    const lang = requestedLanguage(req.headers['accept-language']) ?? req.user?.settings.language ?? DEFAULT_LANG;
+    if (req.i18n && req.i18n.language !== lang) void req.i18n.changeLanguage(lang);
+    next();
+  };
+}
+
+const TOKEN_PROBLEMS: Record<TokenProblem, [code: string, messageKey: string]> = {
+  missing: ['TOKEN_MISSING', 'account:errors.tokenMissing'],
+  format: ['TOKEN_FORMAT', 'account:errors.tokenFormat'],
+  undecodable: ['TOKEN_UNDECODABLE', 'account:errors.tokenUndecodable'],
+  noUser: ['TOKEN_NO_USER', 'account:errors.userIdMissing'],
+};
+
+/**
+ * Before apiAuthentication, on the second-factor reset (also one's own, spec section 7, which takes the user
+ * from the token): a 401 that names what is wrong with the Authorization header (section 8's self-reset
+ * texts) instead of the general "session expired". No header at all is left to the cookie session and then
+ * to requireApiUser (401 Nicht autorisiert, section 8's text for this call).
+ */
+export function explainTokenProblems(tokens: TokenService): RequestHandler {
+  return async (req, _res, next) => {
+    const header = req.headers.authorization;
+    if (header === undefined) return next();
+    const problem = await tokens.problemWith(header);
+    next(problem ? new HttpError(401, ...TOKEN_PROBLEMS[problem]) : undefined);
   };
 }
 

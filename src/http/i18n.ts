@@ -1,5 +1,6 @@
 // Per-request i18n: i18next-http-middleware clones the instance per request, so one user's language never
-// leaks into another's. The language comes from the URL prefix (/de, /en), for /api from Accept-Language.
+// leaks into another's. The language comes from the URL prefix (/de, /en); for /api from Accept-Language, else
+// the signed-in user's setting (apiLanguage in api.ts), else German.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RequestHandler } from 'express';
@@ -15,6 +16,23 @@ export const LOCALES_DIR = path.join(ROOT, 'locales');
 
 export function isLang(value: unknown): value is Lang {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+/**
+ * The language an Accept-Language header asks for, if it names de or en: the most preferred (highest q, then
+ * first) of its entries whose primary subtag is one of them. `fr, en;q=0.5` → en; `fr`, `*` or none → null.
+ */
+export function requestedLanguage(header: unknown): Lang | null {
+  if (typeof header !== 'string' || header.length > 1000) return null;
+  const entries = header.split(',').map((part, index) => {
+    const [tag = '', ...params] = part.trim().split(';');
+    const q = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(p)?.[1]).find(Boolean);
+    return { lang: tag.trim().toLowerCase().split(/[-_]/)[0], q: q === undefined ? 1 : Number(q), index };
+  });
+  const best = entries
+    .filter((e) => isLang(e.lang) && e.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index)[0];
+  return best ? (best.lang as Lang) : null;
 }
 
 /** All of locales/<lang>/<namespace>.json, read once at start. */

@@ -16,10 +16,9 @@ export function languageRedirects(): RequestHandler {
     if (isLang(first)) return next();
     const query = req.originalUrl.slice(req.originalUrl.indexOf('?') === -1 ? req.originalUrl.length : req.originalUrl.indexOf('?'));
     const tail = LANGUAGE_LIKE.test(first) ? rest : [first, ...rest];
-    // Without a language in the URL, the language the user chose last (settings or switch) applies.
-    const stored = /(?:^|;\s*)locale=(de|en)(?:;|$)/.exec(req.headers.cookie ?? '')?.[1];
-    const lang = isLang(stored) ? stored : DEFAULT_LANG;
-    const target = `/${lang}/${tail.join('/')}`.replace(/\/+$/, '') || `/${lang}`;
+    // Always German (spec sections 2 and 9): the URL's language decides, never a stored one, so an address
+    // without prefix means the same page in the same language for everyone.
+    const target = `/${DEFAULT_LANG}/${tail.join('/')}`.replace(/\/+$/, '') || `/${DEFAULT_LANG}`;
     res.redirect(302, target + query);
   };
 }

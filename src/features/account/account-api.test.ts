@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { codeFor } from '../../auth/mfa.js';
 import { ManualClock } from '../../clock.js';
 import { DEMO_TOTP_SECRET } from '../../seeds/demo.js';
@@ -138,6 +138,27 @@ describe('second factor', () => {
     expect((await api().post('/api/v1/account/mfa/verify').send({ token, code: drifted })).status).toBe(200);
     const replay = await api().post('/api/v1/account/mfa/verify').send({ token, code: drifted });
     expect(replay.status).toBe(401);
+    // Right but already used: section 8's "could not be validated", not "invalid code".
+    expect(replay.body).toMatchObject({ success: false, code: 'CODE_NOT_VALIDATED', message: 'Der Code konnte nicht validiert werden. Bitte versuchen Sie es erneut.' });
+    const english = await api().post('/api/v1/account/mfa/verify').set('Accept-Language', 'en').send({ token, code: drifted });
+    expect(english.body.message).toBe('The code could not be validated. Please try again.');
+  });
+
+  it('answers a server error during the code check with section 8\'s text, in German and English', async () => {
+    clock.advance(60_000);
+    const token = await mfaLogin();
+    const code = await codeFor(DEMO_TOTP_SECRET, clock.now());
+    const spy = vi.spyOn(t.app.accounts, 'checkCode').mockRejectedValue(new Error('connection lost'));
+    try {
+      const de = await api().post('/api/v1/account/mfa/verify').send({ token, code });
+      expect(de.status).toBe(500);
+      expect(de.body).toMatchObject({ success: false, code: 'INTERNAL', message: 'Server-Fehler. Bitte versuchen Sie es später erneut.' });
+      const en = await api().post('/api/v1/account/mfa/verify').set('Accept-Language', 'en').send({ token, code });
+      expect(en.body.message).toBe('Server error. Please try again later.');
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await api().post('/api/v1/account/mfa/verify').send({ token, code })).status).toBe(200);
   });
 
   it('answers a code that is not 6 digits with 400', async () => {
@@ -234,6 +255,33 @@ describe('tokens and sessions', () => {
       const res = await api().get('/api/v1/account/session').set('Authorization', header);
       expect(res.status).toBe(401);
     }
+  });
+});
+
+describe('language of API errors: Accept-Language naming de or en, else the user\'s setting, else German', () => {
+  it('answers in the signed-in user\'s language setting when the request names no language, and lets the header win', async () => {
+    const { body } = await login('TADMIN', 'Tadmin12345');
+    const auth = { Authorization: body.token, 'X-Mandant': 'DEMO' };
+    const missingTenant = () => api().get('/api/v1/einstellungen/1').set('Authorization', body.token);
+    // Setting German (the default): German, English only when the header asks for it.
+    expect((await missingTenant()).body.message).toBe('Mandant ist erforderlich');
+    expect((await missingTenant().set('Accept-Language', 'fr-FR, fr;q=0.9')).body.message).toBe('Mandant ist erforderlich');
+    expect((await missingTenant().set('Accept-Language', 'fr, en;q=0.5')).body.message).toBe('Tenant (Mandant) is required');
+
+    const saved = await api().put('/api/v1/einstellungen').set(auth).send({ typ: 1, data: JSON.stringify({ language: 'en' }) });
+    expect(saved.status).toBe(200);
+    try {
+      // Setting English: English without a header (or with one naming neither language), German when the header says so.
+      expect((await missingTenant()).body.message).toBe('Tenant (Mandant) is required');
+      expect((await missingTenant().set('Accept-Language', 'fr')).body.message).toBe('Tenant (Mandant) is required');
+      const notFound = await api().get('/api/v1/einstellungen/7').set(auth);
+      expect(notFound.status).toBe(404);
+      expect(notFound.body.message).toBe('No settings saved.');
+      expect((await missingTenant().set('Accept-Language', 'de-DE,de;q=0.9,en;q=0.8')).body.message).toBe('Mandant ist erforderlich');
+    } finally {
+      await api().delete('/api/v1/einstellungen/1').set(auth);
+    }
+    expect((await missingTenant()).body.message).toBe('Mandant ist erforderlich');
   });
 });
 

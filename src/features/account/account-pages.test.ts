@@ -42,8 +42,8 @@ describe('settings page', () => {
     expect(after.text).toContain('data-theme="dark"');
     expect(after.text).toMatch(/<body class="has-shell[^"]*compact/);
     expect(after.text).toContain('Saved.');
-    // An address without language now goes to the chosen one.
-    expect((await agent.get('/benutzer/dashboard')).headers.location).toBe('/en/benutzer/dashboard');
+    // An address without language still goes to German: the URL decides, not the setting (spec sections 2, 9).
+    expect((await agent.get('/benutzer/dashboard')).headers.location).toBe('/de/benutzer/dashboard');
   });
 
   it('refuses values that are not offered and stores nothing', async () => {

@@ -8,6 +8,7 @@ import { looksLikeJwt } from '../../auth/tokens.js';
 import { CODE_PATTERN } from '../../auth/mfa.js';
 import type { SsoVerifier } from '../../auth/sso.js';
 import { audit } from '../../db/audit.js';
+import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import { requireApiUser, requireTenant } from '../../http/api.js';
 import { HttpError } from '../../http/errors.js';
 import { parseOr400 } from '../../http/validate.js';
@@ -35,6 +36,12 @@ export function loginResponse(user: CurrentUser, token: string) {
 const invalidCredentials = () => new HttpError(401, 'INVALID_CREDENTIALS', 'account:errors.invalidCredentials');
 const tooMany = (retryAfter: number) =>
   new HttpError(429, 'TOO_MANY_ATTEMPTS', 'account:errors.tooManyAttempts', [], { minutes: Math.max(1, Math.ceil(retryAfter / 60)), retryAfter });
+
+/** MFA verify is the one call whose server errors have a text of their own (spec section 8); the cause is logged. */
+function mfaServerError(cause: unknown): never {
+  const status = isDatabaseUnavailable(cause) ? 503 : 500;
+  throw Object.assign(new HttpError(status, status === 503 ? 'UNAVAILABLE' : 'INTERNAL', 'account:errors.serverError'), { cause });
+}
 
 export function accountApi(accounts: AccountService, sso: SsoVerifier | null): Router {
   const router = Router();
@@ -84,9 +91,10 @@ export function accountApi(accounts: AccountService, sso: SsoVerifier | null): R
     if (!CODE_PATTERN.test(body.code)) throw new HttpError(400, 'INVALID_CODE', 'account:errors.codeFormat');
     const claims = looksLikeJwt(body.token) ? await accounts.tokens.verifyMfaPending(body.token) : null;
     if (!claims) throw new HttpError(401, 'INVALID_CODE', 'account:errors.codeOrToken');
-    const result = await accounts.checkCode(Number(claims.sub), body.code, ip(req));
+    const result = await accounts.checkCode(Number(claims.sub), body.code, ip(req)).catch(mfaServerError);
     if (result.kind === 'blocked') throw tooMany(result.retryAfter);
     if (result.kind === 'invalid') throw new HttpError(401, 'INVALID_CODE', 'account:errors.codeOrToken');
+    if (result.kind === 'used') throw new HttpError(401, 'CODE_NOT_VALIDATED', 'account:errors.codeNotValidated');
     await openSession(res, Number(claims.sub), req);
   });
 

@@ -44,9 +44,8 @@ export function accountRoutes(accounts: AccountService): Router {
       return settingsPage(req, res, { error: req.t('account:settings.invalid') });
     }
     await writeSettings(accounts.knex, user.id, SETTINGS_TYPE, JSON.stringify(parsed.data));
-    // Theme and language take effect at once, from the next page's first byte.
+    // The theme takes effect at once, from the next page's first byte; the language through the address below.
     res.cookie('theme', parsed.data.theme, { sameSite: 'lax', path: '/', maxAge: ONE_YEAR });
-    res.cookie('locale', parsed.data.language, { sameSite: 'lax', path: '/', maxAge: ONE_YEAR });
     res.flash('success', 'flash.saved');
     res.redirect(`/${parsed.data.language}/${settingsPath}`);
   });

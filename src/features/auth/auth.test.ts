@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { codeFor } from '../../auth/mfa.js';
 import { ManualClock } from '../../clock.js';
 import { DEMO_TOTP_SECRET } from '../../seeds/demo.js';
@@ -85,6 +85,36 @@ describe('two-step login in the browser form', () => {
     expect(right.status).toBe(302);
     expect(right.headers.location).toBe('/de/benutzer/dashboard');
     expect((await agent.get('/de/benutzer/dashboard')).text).toContain('Willkommen, Moritz Fischer');
+  });
+
+  it('shows section 8\'s texts when the code check fails on the server and when a right code was already used, in German and English', async () => {
+    for (const [lang, serverError, notValidated] of [
+      ['de', 'Server-Fehler. Bitte versuchen Sie es später erneut.', 'Der Code konnte nicht validiert werden. Bitte versuchen Sie es erneut.'],
+      ['en', 'Server error. Please try again later.', 'The code could not be validated. Please try again.'],
+    ]) {
+      clock.advance(60_000);
+      const agent = request.agent(t.app);
+      const csrf = await formToken(agent, `/${lang}/login`);
+      await agent.post(`/${lang}/login`).type('form').send({ _csrf: csrf, login: 'MFA', password: 'Mfa12345' });
+      const code = await codeFor(DEMO_TOTP_SECRET, clock.now());
+      // The database fails during the check: the form again, with the server-error text, and no sign-in.
+      const spy = vi.spyOn(t.app.accounts, 'checkCode').mockRejectedValueOnce(new Error('connection lost'));
+      const page = await agent.get(`/${lang}/login`);
+      const failed = await agent.post(`/${lang}/login/code`).type('form').send({ _csrf: csrfFrom(page.text), code });
+      spy.mockRestore();
+      expect(failed.status).toBe(500);
+      expect(failed.text).toContain(serverError);
+      expect(failed.text).toContain('name="code"');
+      // Another sign-in used this code first (a replay, or two tabs): right, but not validated again.
+      await request(t.app).post('/api/v1/account/mfa/verify').send({
+        token: (await request(t.app).post('/api/v1/account/mfa/login').send({ login: 'MFA', password: 'Mfa12345' })).body.token, code,
+      }).expect(200);
+      const used = await agent.post(`/${lang}/login/code`).type('form').send({ _csrf: csrfFrom(failed.text), code });
+      expect(used.status).toBe(401);
+      expect(used.text).toContain(notValidated);
+      expect(used.text).toContain('name="code"');
+      expect((await agent.get(`/${lang}/benutzer/dashboard`)).status).toBe(302);
+    }
   });
 
   it('lets the code step expire after five minutes', async () => {

@@ -10,6 +10,7 @@ import type { AccountService } from '../../auth/services.js';
 import type { SsoVerifier } from '../../auth/sso.js';
 import { MFA_PENDING_TTL_S } from '../../auth/tokens.js';
 import { audit } from '../../db/audit.js';
+import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import type { LoginInfo } from '../../http/auth.js';
 import { requireLogin } from '../../http/guards.js';
 import { safeRedirectTarget } from '../../http/language.js';
@@ -25,7 +26,7 @@ function logIn(req: Request, user: CurrentUser): Promise<void> {
   return new Promise((resolve, reject) => req.login(user, (err) => (err ? reject(err) : resolve())));
 }
 
-export function authRoutes(accounts: AccountService, passport: PassportStatic, sso: SsoVerifier | null): Router {
+export function authRoutes(accounts: AccountService, passport: PassportStatic, sso: SsoVerifier | null, log: (err: unknown) => void): Router {
   const router = Router({ mergeParams: true });
   const knex = accounts.knex;
 
@@ -101,7 +102,15 @@ export function authRoutes(accounts: AccountService, passport: PassportStatic, s
       res.status(400);
       return loginPage(req, res, { step: 'code', codeError: req.t('account:errors.codeFormatClient') });
     }
-    const result = await accounts.checkCode(pending.userId, parsed.data.code, req.ip ?? 'unknown');
+    let result: Awaited<ReturnType<AccountService['checkCode']>>;
+    try {
+      result = await accounts.checkCode(pending.userId, parsed.data.code, req.ip ?? 'unknown');
+    } catch (err) {
+      // The one server error whose text the user sees (spec section 8), on the form, so they can try again.
+      log(err);
+      res.status(isDatabaseUnavailable(err) ? 503 : 500);
+      return loginPage(req, res, { step: 'code', codeError: req.t('account:errors.serverError') });
+    }
     if (result.kind === 'blocked') {
       res.status(429).setHeader('Retry-After', String(result.retryAfter));
       return loginPage(req, res, { step: 'code', codeError: req.t('account:errors.tooManyAttempts', { minutes: Math.ceil(result.retryAfter / 60) }) });
@@ -109,6 +118,10 @@ export function authRoutes(accounts: AccountService, passport: PassportStatic, s
     if (result.kind === 'invalid') {
       res.status(401);
       return loginPage(req, res, { step: 'code', codeError: req.t('account:errors.codeOrToken') });
+    }
+    if (result.kind === 'used') {
+      res.status(401);
+      return loginPage(req, res, { step: 'code', codeError: req.t('account:errors.codeNotValidated') });
     }
     const user = await loadCurrentUser(knex, pending.userId);
     if (!user || user.status !== 'active') {

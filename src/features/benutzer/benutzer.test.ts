@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../auth/passwords.js';
@@ -135,6 +136,40 @@ describe('PATCH /api/benutzer/{id}/reset and /mfa/reset (section 8 texts)', () =
       const res = await request(t.app).patch(`/api/benutzer/${id}/reset`).set(as(tadmin)).send({ newPassword: 'Neu12345x' });
       expect(res.status).toBe(404);
       expect(res.body.message).toBe('Benutzer nicht gefunden');
+    }
+  });
+
+  it('names what is wrong with the token of an own second-factor reset (section 8\'s self-reset texts), in German and English', async () => {
+    const own = await token('USER', 'User12345');
+    const [h, p, s] = own.replace('Bearer ', '').split('.');
+    // Signed with the app's key but naming no user (neither sub nor unique_name).
+    const now = Math.floor(Date.now() / 1000);
+    const noUser = await new SignJWT({ typ: 'access', sid: 'x' }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer('nachhaltigkeitsportal').setIssuedAt(now).setExpirationTime(now + 600).sign(new TextEncoder().encode(`jwt:${t.config.sessionSecret}`));
+    const cases: [string, string, string, string][] = [
+      ['', 'TOKEN_MISSING', 'Kein gültiges Token vorhanden - Bitte melden Sie sich erneut an', 'No valid token - please sign in again'],
+      ['Bearer null', 'TOKEN_MISSING', 'Kein gültiges Token vorhanden - Bitte melden Sie sich erneut an', 'No valid token - please sign in again'],
+      ['Bearer abc', 'TOKEN_FORMAT', 'Ungültiges Token-Format', 'Invalid token format'],
+      ['Basic dXNlcjpwdw==', 'TOKEN_FORMAT', 'Ungültiges Token-Format', 'Invalid token format'],
+      [`${h}.${p}.${s}`, 'TOKEN_FORMAT', 'Ungültiges Token-Format', 'Invalid token format'],
+      ['Bearer aaa.bbb.ccc', 'TOKEN_UNDECODABLE', 'Token konnte nicht dekodiert werden', 'The token could not be decoded'],
+      [`Bearer ${h}.${p}.${s.slice(0, -2)}AA`, 'TOKEN_UNDECODABLE', 'Token konnte nicht dekodiert werden', 'The token could not be decoded'],
+      [`Bearer ${noUser}`, 'TOKEN_NO_USER', 'Benutzerkennung konnte nicht ermittelt werden', 'The user ID could not be determined'],
+    ];
+    await t.db.knex('benutzer').where({ id: ids.USER }).update({ mfa_enabled: true });
+    try {
+      for (const [header, code, de, en] of cases) {
+        const res = await request(t.app).patch(`/api/benutzer/${ids.USER}/mfa/reset`).set(as(header));
+        expect([header, res.status, res.body.code, res.body.message]).toEqual([header, 401, code, de]);
+        const english = await request(t.app).patch(`/api/benutzer/${ids.USER}/mfa/reset`).set(as(header)).set('Accept-Language', 'en');
+        expect([header, english.body.message]).toEqual([header, en]);
+      }
+      expect((await t.db.knex('benutzer').where({ id: ids.USER }).first('mfa_enabled')).mfa_enabled).toBe(true);
+      // Without any Authorization header and session the call is simply not signed in (section 8: Nicht autorisiert).
+      const anonymous = await request(t.app).patch(`/api/benutzer/${ids.USER}/mfa/reset`).set('X-Mandant', 'DEMO');
+      expect([anonymous.status, anonymous.body.message]).toEqual([401, 'Nicht autorisiert - Bitte melden Sie sich an']);
+    } finally {
+      await t.db.knex('benutzer').where({ id: ids.USER }).update({ mfa_enabled: false });
     }
   });
 

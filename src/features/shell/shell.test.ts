@@ -23,6 +23,12 @@ describe('language prefixes', () => {
     expect(res.headers.location).toBe(to);
   });
 
+  it('sends an address without prefix to German even when a language cookie or header says English', async () => {
+    const res = await request(t.app).get('/benutzer/dashboard?page=2').set('Cookie', 'locale=en').set('Accept-Language', 'en');
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/de/benutzer/dashboard?page=2');
+  });
+
   it('serves the login page in German and English', async () => {
     const de = await request(t.app).get('/de/login');
     expect(de.status).toBe(200);

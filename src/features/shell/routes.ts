@@ -47,7 +47,8 @@ export function routeTree(): Router {
       router.get(`/${p.path}`, ...guardsFor(p.path), (_req, _res, next) => next(notFound('records:errors.notFound')));
       continue;
     }
-    router.get(`/${p.path}`, ...guardsFor(p.path), async (req, res) => {
+    // A sidebar entry's page opens to whoever sees the entry ('open': view or the spec's sidebar roles).
+    router.get(`/${p.path}`, ...guardsFor(p.path, p.inSidebar && p.action !== 'edit' ? 'open' : undefined), async (req, res) => {
       const view = p.key === 'dashboard' ? 'shell/dashboard' : 'shell/upcoming';
       await res.page(view, { title: req.t(`nav.${p.key}`), pageKey: p.key });
     });

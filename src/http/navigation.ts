@@ -17,10 +17,10 @@ export interface NavGroup {
 
 export function sidebarFor(principal: Principal, lang: string, currentPath: string): NavGroup[] {
   return SIDEBAR_GROUPS.map((group) => {
-    // The spec's sidebar roles decide visibility, but an entry whose page the user may not open would only
-    // bounce them to the dashboard, so it needs the view right as well (docs/decisions.md).
+    // The spec's sidebar roles decide visibility (movement import with 19, 20 or 22; Tankstelle with 17); the
+    // page behind an entry opens to them too ('open'), so no entry bounces (docs/decisions.md, "Navigation").
     const entries = PAGES.filter(
-      (p) => p.group === group && p.inSidebar && can(principal, 'sidebar', p.gate) && can(principal, p.action ?? 'view', p.gate),
+      (p) => p.group === group && p.inSidebar && can(principal, 'sidebar', p.gate) && can(principal, p.action === 'edit' ? 'edit' : 'open', p.gate),
     ).map((p) => ({
       key: p.key,
       href: `/${lang}/${p.path}`,

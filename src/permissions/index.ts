@@ -17,7 +17,12 @@ export interface Principal {
   rollen: Role[]; // already filtered to the current tenant
 }
 
-export type Action = 'view' | 'edit' | 'sidebar';
+/**
+ * `sidebar`: the area's sidebar entry is shown (the spec's sidebar roles, where it names them apart from view).
+ * `open`: the page that entry leads to opens, for view or sidebar holders, so an entry never bounces; the page
+ * shows a sidebar-only holder what they may do there (docs/decisions.md, "Navigation").
+ */
+export type Action = 'view' | 'edit' | 'sidebar' | 'open';
 
 /** System administrator: the system flag, never support. */
 export function isSystemAdmin(p: Pick<Principal, 'adminKz' | 'supportKz'>): boolean {
@@ -69,8 +74,9 @@ export function can(p: Principal, action: Action, gate: Gate, standortNr?: strin
   if (isAdmin(p)) return true;
   const rule = AREAS[gate as Area];
   if (!rule) return false;
-  const types = action === 'edit' ? rule.edit : action === 'sidebar' && 'sidebar' in rule ? rule.sidebar : rule.view;
-  return holds(p, types, standortNr);
+  const sidebar = 'sidebar' in rule ? rule.sidebar : rule.view;
+  if (action === 'open') return holds(p, rule.view, standortNr) || holds(p, sidebar, standortNr);
+  return holds(p, action === 'edit' ? rule.edit : action === 'sidebar' ? sidebar : rule.view, standortNr);
 }
 
 /**

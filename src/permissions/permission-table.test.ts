@@ -43,13 +43,15 @@ const SPEC_TABLE: SpecRow[] = [
 ];
 
 const ROLE_TYPES = Array.from({ length: 25 }, (_, i) => i + 1);
-const ACTIONS: Action[] = ['view', 'edit', 'sidebar'];
+const ACTIONS: Action[] = ['view', 'edit', 'sidebar', 'open'];
 
 const principal = (overrides: Partial<Principal> = {}): Principal => ({
   adminKz: false, supportKz: false, tenantAdminKz: false, rollen: [], ...overrides,
 });
 const only = (typ: number, standortNr: string | null = null) => principal({ rollen: [{ typ, standortNr }] });
 const sidebarTypes = (row: SpecRow) => row.sidebar ?? row.view;
+/** Who may open the page an entry leads to: the view roles and the sidebar roles (docs/decisions.md, "Navigation"). */
+const openTypes = (row: SpecRow) => [...new Set([...row.view, ...sidebarTypes(row)])];
 
 describe.each(SPEC_TABLE)('spec row $area', (row) => {
   const area = row.area as Area;
@@ -58,6 +60,7 @@ describe.each(SPEC_TABLE)('spec row $area', (row) => {
     const p = only(typ);
     expect(can(p, 'view', area), 'view').toBe(row.view.includes(typ));
     expect(can(p, 'sidebar', area), 'sidebar').toBe(sidebarTypes(row).includes(typ));
+    expect(can(p, 'open', area), 'open').toBe(openTypes(row).includes(typ));
     // "Editing needs write": a role that may edit may also view.
     if (row.edit) {
       expect(can(p, 'edit', area), 'edit').toBe(row.edit.includes(typ));
@@ -186,30 +189,51 @@ describe('the list pages through HTTP', () => {
 
   const cases = SPEC_TABLE.flatMap((row) => row.pages.map((path) => ({ area: row.area, path, row })));
 
-  it.each(cases)('$path ($area): 200 with each view role, to the dashboard without one', async ({ path, row }) => {
-    for (const typ of row.view) {
+  it.each(cases)('$path ($area): 200 with each view or sidebar role, to the dashboard without one', async ({ path, row }) => {
+    for (const typ of openTypes(row)) {
       const res = await agents.get(typ)!.get(`/de/${path}`);
       expect(res.status, `role type ${typ}`).toBe(200);
     }
     const refused = await agents.get('none')!.get(`/de/${path}`);
     expect(refused.status).toBe(302);
     expect(refused.headers.location).toBe('/de/benutzer/dashboard');
-    // Every role type outside the view column is refused too.
-    for (const typ of ROLE_TYPES.filter((r) => !row.view.includes(r))) {
+    // Every other role type is refused too.
+    for (const typ of ROLE_TYPES.filter((r) => !openTypes(row).includes(r))) {
       const res = await agents.get(typ)!.get(`/de/${path}`);
       expect(res.status, `role type ${typ}`).toBe(302);
     }
   });
 
-  // The sidebar shows an entry only to those who may also open it (docs/decisions.md): the spec's sidebar
-  // roles that also hold the view right. For tankstelle-bestand (sidebar 17, view 13/14) no single role does.
-  it.each(cases)('$path ($area): sidebar link exactly for the sidebar role types that may open the page', ({ path, row }) => {
-    const shown = sidebarTypes(row).filter((typ) => row.view.includes(typ));
+  // The spec's sidebar rules as they stand (section 6): movement import shown with 19, 20 or 22, Tankstelle with
+  // Cockpit 17, every other entry with the view roles; the test above shows each of them the page opens.
+  it.each(cases)('$path ($area): sidebar link exactly for the spec\'s sidebar role types', ({ path, row }) => {
+    const shown = sidebarTypes(row);
     for (const typ of ROLE_TYPES) {
       expect(sidebars.get(typ), 'the sidebar was found').toContain('href="/de/benutzer/dashboard"');
       expect(sidebars.get(typ)!.includes(`href="/de/${path}"`), `role type ${typ}`).toBe(shown.includes(typ));
     }
     expect(sidebars.get('none')).not.toContain(`href="/de/${path}"`);
+  });
+
+  it('a sidebar-only holder reaches the page and is told what they may do there, but gets no more than that', async () => {
+    // ZertifikatWrite (22) alone: the movement import entry, the page says they import no deliveries and where
+    // certificates are imported; the import's own routes (template, upload, codes) stay with 19/20.
+    const zertifikate = agents.get(22)!;
+    expect(sidebars.get(22)).toContain('href="/de/bewegungsdaten/import"');
+    const page = await zertifikate.get('/de/bewegungsdaten/import');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Sie dürfen keine Ein- oder Ablieferungen importieren');
+    expect(page.text).toContain('href="/de/bewegungsdaten/nachweise/import"');
+    expect(page.text).not.toContain('id="import-form"');
+    expect((await zertifikate.get('/de/bewegungsdaten/import/vorlage/einlieferungen')).headers.location).toBe('/de/benutzer/dashboard');
+    // Read (21) alone sees no entry and cannot open the page.
+    expect(sidebars.get(21)).not.toContain('href="/de/bewegungsdaten/import"');
+    // ImportInbound (19) is not sent to the certificates' import it may not use.
+    expect((await agents.get(19)!.get('/de/bewegungsdaten/import')).text).not.toContain('href="/de/bewegungsdaten/nachweise/import"');
+    // Cockpit (17) alone: the Tankstelle entry and its page; the stock data of the area stays with 13/14.
+    expect(sidebars.get(17)).toContain('href="/de/bewegungsdaten/tankstelle-bestand"');
+    expect((await agents.get(17)!.get('/de/bewegungsdaten/tankstelle-bestand')).status).toBe(200);
+    expect((await agents.get(17)!.get('/de/bewegungsdaten/bestaende')).headers.location).toBe('/de/benutzer/dashboard');
   });
 
   it('the dashboard is open to a user without any role, an unknown page is a 404 for them', async () => {

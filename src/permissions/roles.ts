@@ -13,7 +13,10 @@ export type RoleType = keyof typeof ROLE_TYPES;
 export interface AreaRule {
   view: readonly RoleType[];
   edit: readonly RoleType[];
-  /** Role types that make the area's sidebar entry visible, where they differ from `view`. */
+  /**
+   * Role types that make the area's sidebar entry visible, where they differ from `view` (spec section 6). They
+   * also open the page the entry leads to (can(…, 'open', …)), not the area's data.
+   */
   sidebar?: readonly RoleType[];
 }
 

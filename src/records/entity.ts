@@ -11,6 +11,7 @@ import type { ChoiceOptions, ListDefinition } from './list/engine.js';
 import type { Area } from '../permissions/index.js';
 import type { FileKind } from './files.js';
 import type { RecordAction } from './service.js';
+import type { ApiShape } from './api-names.js';
 
 export type FormFieldKind = 'text' | 'email' | 'decimal' | 'integer' | 'date' | 'select' | 'checkbox' | 'textarea' | 'file';
 
@@ -131,6 +132,11 @@ export interface EntityConfig<T extends Record<string, unknown>> {
    * records, versions and changes that the generic pages and API show; unrestricted scopes see everything.
    */
   restrict?(scope: TenantScope, field: string, value: unknown): unknown;
+  /**
+   * The JSON API's names where the spec's section 3 differs from the stored fields (src/records/api-names.ts):
+   * responses (records and list rows; the version history keeps the stored names) carry both names, requests accept either.
+   */
+  api?: ApiShape<T & Meta>;
 }
 
 export interface DetailContext<T> {

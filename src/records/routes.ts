@@ -22,6 +22,7 @@ import { actorOf, tenantScope } from '../http/tenant.js';
 import { parseOr400 } from '../http/validate.js';
 import { can } from '../permissions/index.js';
 import { withAuthors } from './authors.js';
+import { apiRecord, withAliases } from './api-names.js';
 import type { EntityConfig } from './entity.js';
 import { checkUpload, readFile, receiveFiles, sendFile, type FileRef, type Upload } from './files.js';
 import { fieldLabel, formGroups, formValue, historyValue } from './presenter.js';
@@ -106,6 +107,9 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     if (!cfg.restrict) return data;
     return Object.fromEntries(Object.entries(data).map(([field, value]) => [field, cfg.restrict!(scope, field, value)])) as R;
   }
+
+  /** A record as the API answers it: what the scope may see, under the spec's names too (cfg.api). */
+  const answer = (scope: TenantScope, record: T & Meta) => apiRecord(cfg.api, visible(scope, record), scope.mandant);
 
   /** The version history as the scope may see it; a change that is invisible to it is left out. */
   async function historyOf(scope: TenantScope, nr: string): Promise<VersionInfo[]> {
@@ -214,7 +218,9 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   mountListPage(pages, knex, cfg.list, {
     path: cfg.path, area: cfg.area, view: 'records/index', title: `${cfg.ns}:title`, filename: cfg.resource, createPath, importPath: cfg.importPath,
   });
-  mountListApi(api, knex, cfg.list, cfg.resource, cfg.area, { title: `${cfg.ns}:title`, filename: cfg.resource });
+  mountListApi(api, knex, cfg.list, cfg.resource, cfg.area, {
+    title: `${cfg.ns}:title`, filename: cfg.resource, present: cfg.api && ((row, mandant) => apiRecord(cfg.api, row, mandant)),
+  });
 
   const editGuards = [...guardsFor(detailPath), requireActionPermission(cfg.area, 'edit')];
 
@@ -309,7 +315,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     api.post(`/${cfg.resource}/:nr/${action.name}`, requireApiPermission(cfg.area, right), async (req, res) => {
       const { scope, record } = await load(res, apiNr(req.params.nr), right === 'view' ? 'view' : 'edit');
       const done = await service.act(scope, actorOf(req, res), record.nr, action.name, req.body, basedOnVersion(req));
-      res.status(done.status ?? 200).json({ success: true, data: done.data ?? visible(scope, done.record) });
+      res.status(done.status ?? 200).json({ success: true, data: done.data ?? answer(scope, done.record) });
     });
   }
 
@@ -332,7 +338,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
       const checked = sent ? checkUpload(sent, { kinds: field.file?.kinds ?? ['pdf'], maxBytes: field.file?.maxBytes }) : { problem: 'records:files.missing' };
       if ('problem' in checked) throw new HttpError(400, 'VALIDATION', 'errors.badRequest', [{ field: 'file', message: checked.problem, params: checked.params }]);
       const saved = await service.update(scope, actorOf(req, res), record.nr, { [field.name]: checked } as Partial<T>, basedOnVersion(req));
-      res.json({ success: true, data: visible(scope, saved) });
+      res.json({ success: true, data: answer(scope, saved) });
     });
   }
 
@@ -355,28 +361,29 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   // JSON API: read, create, update (version in the body or If-Match), delete (master data), versions.
   api.get(`/${cfg.resource}/:nr`, view, async (req, res) => {
     const { scope, record } = await load(res, apiNr(req.params.nr));
-    res.json({ success: true, data: visible(scope, record) });
+    res.json({ success: true, data: answer(scope, record) });
   });
 
   api.get(`/${cfg.resource}/:nr/versionen`, view, async (req, res) => {
     const { scope, record } = await load(res, apiNr(req.params.nr));
+    // The history records what was stored, under the stored names (its changes name the stored fields too).
     const data = withAuthors(await historyOf(scope, record.nr), req.t);
     res.json({ data, total: data.length, page: 1, pageSize: data.length });
   });
 
   api.post(`/${cfg.resource}`, edit, async (req, res) => {
     const scope = scopeOf(res, 'edit');
-    const record = await service.create(scope, actorOf(req, res), validateAll(req.body, true));
-    res.status(201).json({ success: true, data: visible(scope, record) });
+    const record = await withAliases(cfg.api?.aliases, req.body, (body) => service.create(scope, actorOf(req, res), validateAll(body, true)));
+    res.status(201).json({ success: true, data: answer(scope, record) });
   });
 
   api.put(`/${cfg.resource}/:nr`, edit, async (req, res) => {
     const { scope, record } = await load(res, apiNr(req.params.nr), 'edit');
     const lock = lockProblem(rec, record);
     if (lock) throw new HttpError(409, 'RECORD_LOCKED', lock.message);
-    const fields = parseOr400(cfg.schema as z.ZodType<T>, req.body);
-    const saved = await service.update(scope, actorOf(req, res), record.nr, fields, basedOnVersion(req));
-    res.json({ success: true, data: visible(scope, saved) });
+    const saved = await withAliases(cfg.api?.aliases, req.body, (body) =>
+      service.update(scope, actorOf(req, res), record.nr, parseOr400(cfg.schema as z.ZodType<T>, body), basedOnVersion(req)));
+    res.json({ success: true, data: answer(scope, saved) });
   });
 
   if (cfg.removable) {

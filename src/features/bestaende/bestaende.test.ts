@@ -53,6 +53,22 @@ describe('Bestände', () => {
     expect(stale.status).toBe(409);
   });
 
+  it('answers a figure with section 3\'s id (its number) and mandant, in the record and in the list', async () => {
+    const auth = await as('USER', 'User12345');
+    const created = await request(t.app).post('/api/bestaende').set(auth).send({ datum: daysAgo(260), standortNr: '1001', produktNr: 'P002', volumen: '4200' });
+    expect(created.status).toBe(201);
+    const nr = created.body.data.nr as string;
+    expect(created.body.data).toMatchObject({ id: nr, nr, mandant: 'DEMO', datum: daysAgo(260), standortNr: '1001', produktNr: 'P002', volumen: '4200.000' });
+    expect((await request(t.app).get(`/api/bestaende/${nr}`).set(auth)).body.data).toMatchObject({ id: nr, mandant: 'DEMO' });
+    const list = await request(t.app).get(`/api/bestaende?von=${daysAgo(260)}&bis=${daysAgo(260)}&standortNr=1001&produktNr=P002`).set(auth);
+    expect(list.body.data).toEqual([expect.objectContaining({ id: nr, nr, mandant: 'DEMO' })]);
+    // A client that sends the record back as it got it changes nothing by `id` or `mandant`.
+    const back = await request(t.app).put(`/api/bestaende/${nr}`).set(auth).send({ ...created.body.data, mandant: 'NORD', id: '1' });
+    expect(back.status).toBe(200);
+    expect(back.body.data).toMatchObject({ id: nr, mandant: 'DEMO', version: 1 });
+    expect(await t.db.knex('bestaende').where({ mandant: 'DEMO', nr }).first('version', 'volumen')).toEqual({ version: 1, volumen: '4200.000' });
+  });
+
   it('validates required fields, ranges and references, storing nothing', async () => {
     const auth = await as('USER', 'User12345');
     const before = await count();

@@ -17,7 +17,7 @@ import { fileError } from '../../import/file.js';
 import { errorInRow, errorSentence, STATUS_VARIANT, toSave, valueText } from '../../import/present.js';
 import { Token, type Translate } from '../../import/schema.js';
 import { commitWithFlash, csvDownload, receiveUpload } from '../../import/upload.js';
-import { IMPORT_AREAS } from '../../permissions/index.js';
+import { can, IMPORT_AREAS } from '../../permissions/index.js';
 import { LIEFERUNG_NAMES } from '../lieferungen/names.js';
 import { exampleCsv, exampleFilename } from './defaults.js';
 import { fieldsOf, type ImportTyp } from './mapping.js';
@@ -90,6 +90,8 @@ export function bewegungsdatenImportRoutes(knex: Knex): Router {
       editor,
       lineErrors,
       failure: failure ?? null,
+      // Who sees the sidebar entry for the certificate right (22) alone imports certificates elsewhere: say where.
+      nachweiseImportHref: can(res.locals.principal!, 'edit', 'nachweise') ? `/${lang}/bewegungsdaten/nachweise/import` : null,
       exampleHref: typ ? `${base(res)}/vorlage/${typ}` : '',
       exampleName: typ ? exampleFilename(typ) : '',
       fields: typ ? fieldsOf(typ).map((f) => ({ ...f, label: fieldLabel(t, typ, f.name) })) : [],
@@ -150,7 +152,9 @@ export function bewegungsdatenImportRoutes(knex: Knex): Router {
     await uploadPage(req, res, typ ? editorFromBody(req, typ) : null, failure);
   }
 
-  router.get(`/${PATH}`, ...guards, async (req, res) => {
+  // The page itself opens to whoever sees its sidebar entry (19, 20 or 22: 'open'); everything that imports or
+  // saves a code needs 19 or 20 (the guards above) and, per type, that type's right.
+  router.get(`/${PATH}`, ...guardsFor(PATH, 'open'), async (req, res) => {
     const typ = chosenType(res, req.query.typ);
     await uploadPage(req, res, typ ? await editorFor(req, res, typ) : null);
   });

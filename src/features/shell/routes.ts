@@ -1,8 +1,9 @@
 // The public pages, the display preferences (theme, sidebar) and the authenticated route tree. Pages whose
-// feature is not built yet render a page that says what will come there; the route, guard and sidebar entry
-// are real. Feature routers registered before this one take over their paths.
+// feature is not built yet render a page that says what will come there (their detail pages, having no
+// records, answer 404); the route, guard and sidebar entry are real. Feature routers registered before this one take over their paths.
 import { Router } from 'express';
 import { z } from 'zod';
+import { notFound } from '../../http/errors.js';
 import { guardsFor } from '../../http/guards.js';
 import { safeRedirectTarget } from '../../http/language.js';
 import { PAGES } from '../../permissions/route-tree.js';
@@ -40,9 +41,16 @@ export function routeTree(): Router {
   const router = Router({ mergeParams: true });
   // Guards per route, not per router: an unknown path is a 404 for everyone, signed in or not.
   for (const p of PAGES) {
-    router.get(`/${p.path}`, ...guardsFor(p.path), async (req, res) => {
+    // A detail page whose feature is not built has no records, so no id exists there: 404 as for any unknown
+    // record (after the guard, so who may not open the area learns nothing more). Its list stays a placeholder.
+    if (p.path.includes(':id')) {
+      router.get(`/${p.path}`, ...guardsFor(p.path), (_req, _res, next) => next(notFound('records:errors.notFound')));
+      continue;
+    }
+    // A sidebar entry's page opens to whoever sees the entry ('open': view or the spec's sidebar roles).
+    router.get(`/${p.path}`, ...guardsFor(p.path, p.inSidebar && p.action !== 'edit' ? 'open' : undefined), async (req, res) => {
       const view = p.key === 'dashboard' ? 'shell/dashboard' : 'shell/upcoming';
-      await res.page(view, { title: req.t(`nav.${p.key}`), pageKey: p.key, detailId: req.params.id ?? null });
+      await res.page(view, { title: req.t(`nav.${p.key}`), pageKey: p.key });
     });
   }
   return router;

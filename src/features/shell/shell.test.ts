@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.js';
+import { PAGES } from '../../permissions/route-tree.js';
 import { signIn } from '../../testing/session.js';
 
 let t: TestApp;
@@ -118,6 +119,27 @@ describe('protected pages', () => {
     const after = await leser.get('/de/benutzer/dashboard');
     expect(after.text).toContain('id="no-permission-dialog"');
     expect(after.text).toMatch(/<dialog[^>]*id="no-permission-dialog"[^>]*open/);
+  });
+
+  it('answers a detail page with an id that does not exist with 404: placeholders have no records, their lists stay', async () => {
+    const admin = await signIn(t.app, 'TADMIN', 'Tadmin12345');
+    // Every detail route of the tree, built or placeholder: an id no record can have is the not-found page.
+    for (const p of PAGES.filter((x) => x.path.includes(':id'))) {
+      const res = await admin.get(`/de/${p.path.replace(':id', 'GIBT-ES-NICHT-999')}`);
+      expect(res.status, p.path).toBe(404);
+      expect(res.text, p.path).toContain('Datensatz nicht gefunden');
+    }
+    for (const path of ['bewegungsdaten/abholungen/123', 'bewegungsdaten/bilanzen/1', 'bewegungsdaten/nachweisverfolgung/1', 'bewegungsdaten/pocs/1']) {
+      expect((await admin.get(`/de/${path}`)).status, path).toBe(404);
+    }
+    for (const path of ['bewegungsdaten/abholungen', 'bewegungsdaten/bilanzen', 'bewegungsdaten/nachweisverfolgung', 'bewegungsdaten/pocs']) {
+      const list = await admin.get(`/de/${path}`);
+      expect(list.status, path).toBe(200);
+      expect(list.text, path).toContain('Diese Seite ist in Vorbereitung');
+    }
+    // The guard comes first: who may not open the area is sent to the dashboard, as for its list.
+    const leser = await signIn(t.app, 'leser', 'Leser12345');
+    expect((await leser.get('/de/bewegungsdaten/bilanzen/1')).headers.location).toBe('/de/benutzer/dashboard');
   });
 
   it('keeps admin pages for administrators and the tenant list for the system admin', async () => {

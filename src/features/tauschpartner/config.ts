@@ -9,9 +9,9 @@ import { referencedByMovementData } from '../bewegungsdaten/references.js';
 import type { EntityConfig } from '../../records/entity.js';
 import { statusAction } from '../../records/actions.js';
 import { addressFormFields } from '../stammdaten/address.js';
-import { formatSnapshot, regelnOf, restrictSnapshot, standortChoices } from './regeln.js';
+import { formatSnapshot, regelnOf, restrictSnapshot, snapshotWithSpecNames, standortChoices } from './regeln.js';
 import { regelnRoutes } from './regeln-routes.js';
-import { TauschpartnerSchema, VERTRAG_KINDS, tauschpartnerStore, type Tauschpartner } from './store.js';
+import { PARTNER_API_ALIASES, TauschpartnerSchema, VERTRAG_KINDS, tauschpartnerStore, type Tauschpartner } from './store.js';
 
 const list: ListDefinition<Tauschpartner & Meta> = {
   id: 'tauschpartner',
@@ -91,4 +91,10 @@ export const tauschpartnerConfig: EntityConfig<Tauschpartner> = {
   // The rules snapshot in a version, as lines of words ("Standort 1001, Priorität 1: Biogehalt 7 %").
   formatValue: (field, value, h) => (field === 'regeln' ? formatSnapshot(value, h.fmt, h.t) : undefined),
   extraRoutes: regelnRoutes,
+  // The spec's names on the API: the partner's `group`, and each rule's `priority` in the rules snapshot (the
+  // stored names stay beside them for now; docs/decisions.md, "Field names of the API").
+  api: {
+    aliases: PARTNER_API_ALIASES,
+    present: (partner) => (partner.regeln ? { regeln: snapshotWithSpecNames(partner.regeln) } : {}),
+  },
 };

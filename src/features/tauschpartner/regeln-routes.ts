@@ -11,8 +11,9 @@ import { guardsFor, requireActionPermission } from '../../http/guards.js';
 import { actorOf, tenantScope } from '../../http/tenant.js';
 import { idOr404, parseOr400 } from '../../http/validate.js';
 import type { EntityKit } from '../../records/entity.js';
-import { addRegel, deleteRegel, parseRegel, regelnOf, updateRegel, type RegelChange, type RegelScopes } from './regeln.js';
-import type { Tauschpartner } from './store.js';
+import { withAliases } from '../../records/api-names.js';
+import { addRegel, deleteRegel, parseRegel, regelnOf, regelWithSpecNames, updateRegel, type RegelChange, type RegelScopes } from './regeln.js';
+import { REGEL_API_ALIASES, type Tauschpartner } from './store.js';
 
 const DETAIL = 'stammdaten/tauschpartner/:id';
 const VersionField = z.coerce.number().int().min(1).optional();
@@ -35,13 +36,16 @@ export function regelnRoutes(knex: Knex, kit: EntityKit<Tauschpartner>): { pages
     return idOr404(RegelId, raw, 'tauschpartner:regeln.errors.notFound');
   };
 
-  async function run(req: Request, res: Response, op: Op, partnerNr: string, id: number | null, basedOn: number | undefined): Promise<RegelChange> {
+  /** `body`: the page's form, or the API's body with the spec's names taken (`priority` for `prioritaet`). */
+  async function run(req: Request, res: Response, op: Op, partnerNr: string, id: number | null, basedOn: number | undefined, body: unknown = req.body): Promise<RegelChange> {
     const actor = actorOf(req, res);
     const scopes = scopesOf(res);
-    return op === 'create' ? addRegel(scopes, partnerNr, parseRegel(req.body), basedOn, actor)
-      : op === 'update' ? updateRegel(scopes, partnerNr, id!, parseRegel(req.body), basedOn, actor)
+    return op === 'create' ? addRegel(scopes, partnerNr, parseRegel(body), basedOn, actor)
+      : op === 'update' ? updateRegel(scopes, partnerNr, id!, parseRegel(body), basedOn, actor)
       : deleteRegel(scopes, partnerNr, id!, basedOn, actor);
   }
+  const runApi = (req: Request, res: Response, op: Op, partnerNr: string, id: number | null) =>
+    withAliases(REGEL_API_ALIASES, req.body, (body) => run(req, res, op, partnerNr, id, versionOf(req), body));
 
   // Pages: add, change and delete from the forms of the rules section.
   const editGuards = [...guardsFor(DETAIL), requireActionPermission('tauschpartner', 'edit')];
@@ -83,20 +87,20 @@ export function regelnRoutes(knex: Knex, kit: EntityKit<Tauschpartner>): { pages
 
   api.get('/tauschpartner/:nr/regeln', view, async (req, res) => {
     const { record } = await kit.load(res, String(req.params.nr));
-    const data = await regelnOf(scopesOf(res).view, record.nr);
+    const data = (await regelnOf(scopesOf(res).view, record.nr)).map(regelWithSpecNames);
     res.json({ data, total: data.length, page: 1, pageSize: data.length });
   });
 
   api.post('/tauschpartner/:nr/regeln', edit, async (req, res) => {
     const { record } = await kit.load(res, String(req.params.nr), 'edit');
-    const result = await run(req, res, 'create', record.nr, null, versionOf(req));
-    res.status(201).json({ success: true, data: result.regel, partner: partnerOf(result) });
+    const result = await runApi(req, res, 'create', record.nr, null);
+    res.status(201).json({ success: true, data: regelWithSpecNames(result.regel!), partner: partnerOf(result) });
   });
 
   api.put('/tauschpartner/:nr/regeln/:regel', edit, async (req, res) => {
     const { record } = await kit.load(res, String(req.params.nr), 'edit');
-    const result = await run(req, res, 'update', record.nr, regelId(req.params.regel), versionOf(req));
-    res.json({ success: true, data: result.regel, partner: partnerOf(result) });
+    const result = await runApi(req, res, 'update', record.nr, regelId(req.params.regel));
+    res.json({ success: true, data: regelWithSpecNames(result.regel!), partner: partnerOf(result) });
   });
 
   api.delete('/tauschpartner/:nr/regeln/:regel', edit, async (req, res) => {

@@ -110,6 +110,14 @@ export function snapshotOf(regeln: RegelInput[]): RegelnSnapshot | null {
   return out;
 }
 
+/** A rule as the API answers it: with the spec's `priority` beside the stored `prioritaet`. */
+export const regelWithSpecNames = <R extends { prioritaet: number }>(r: R) => ({ ...r, priority: r.prioritaet });
+
+/** The rules snapshot as the API answers it (each rule with `priority`). */
+export function snapshotWithSpecNames(snapshot: RegelnSnapshot): Record<string, ReturnType<typeof regelWithSpecNames<RegelWerte>>[]> {
+  return Object.fromEntries(Object.entries(snapshot).map(([nr, regeln]) => [nr, regeln.map(regelWithSpecNames)]));
+}
+
 /** The snapshot a location-limited scope may see (only its locations). */
 export function restrictSnapshot(scope: TenantScope, value: unknown): unknown {
   if (scope.standorte === 'all' || value === null || typeof value !== 'object') return value;

@@ -18,6 +18,10 @@ export const TauschpartnerSchema = z.object({
   vertragDatei: fileField({ kinds: VERTRAG_KINDS }),
 });
 
+/** The spec's names (section 3) of the API where the stored ones differ: spec name → stored field. */
+export const PARTNER_API_ALIASES = { group: 'gruppe' } as const;
+export const REGEL_API_ALIASES = { priority: 'prioritaet' } as const;
+
 /** The values of one rule (its location aside). Decimals are exact strings. */
 export interface RegelWerte {
   prioritaet: number;

@@ -81,6 +81,42 @@ describe('Tauschpartner', () => {
     expect(page.text).toContain('Keine Regeln vorhanden.');
   });
 
+  it('speaks section 3\'s names on the API: group (gruppe still accepted and answered), a rule\'s priority (prioritaet too)', async () => {
+    const { gruppe: _gruppe, ...withoutGruppe } = partner('T250');
+    const created = await request(t.app).post('/api/tauschpartner').set(admin).send({ ...withoutGruppe, group: 'Raffinerie' });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ group: 'Raffinerie', gruppe: 'Raffinerie' });
+    expect(await t.db.knex('tauschpartner').where({ mandant: 'DEMO', nr: 'T250' }).first('gruppe')).toEqual({ gruppe: 'Raffinerie' });
+    expect((await request(t.app).get('/api/tauschpartner/T250').set(admin)).body.data).toMatchObject({ group: 'Raffinerie', gruppe: 'Raffinerie' });
+    expect((await request(t.app).get('/api/tauschpartner?q=T250').set(admin)).body.data).toEqual([expect.objectContaining({ nr: 'T250', group: 'Raffinerie' })]);
+    // The old name alone, or both with one value, is fine; both with different values is a 400 naming `group`.
+    const old = await request(t.app).put('/api/tauschpartner/T250').set(admin).send({ ...partner('T250'), version: 1 });
+    expect(old.body.data).toMatchObject({ group: 'Mineralölhandel', version: 2 });
+    expect((await request(t.app).put('/api/tauschpartner/T250').set(admin).send({ ...partner('T250'), group: 'Mineralölhandel' })).status).toBe(200);
+    const both = await request(t.app).put('/api/tauschpartner/T250').set(admin).send({ ...partner('T250'), group: 'Raffinerie' });
+    expect(both.status).toBe(400);
+    expect(both.body.errors).toEqual([{ field: 'group', message: '„group“ und „gruppe“ sind dasselbe Feld mit verschiedenen Werten; bitte nur eines angeben.' }]);
+    // A refused value is named as it was sent.
+    const tooLong = await request(t.app).put('/api/tauschpartner/T250').set(admin).send({ ...withoutGruppe, group: 'x'.repeat(101) });
+    expect(errorsOf(tooLong.body)).toEqual({ group: 'Zu lang' });
+    expect(await versionOf('T250')).toBe(2);
+
+    const rule = await request(t.app).post('/api/tauschpartner/T250/regeln').set(admin).send({ standortNr: '1001', priority: 3, biogehalt: '7' });
+    expect(rule.status).toBe(201);
+    expect(rule.body.data).toMatchObject({ priority: 3, prioritaet: 3 });
+    const changed = await request(t.app).put(`/api/tauschpartner/T250/regeln/${rule.body.data.id}`).set(admin).send({ standortNr: '1001', prioritaet: 4, biogehalt: '7' });
+    expect(changed.body.data).toMatchObject({ priority: 4, prioritaet: 4 });
+    const clash = await request(t.app).post('/api/tauschpartner/T250/regeln').set(admin).send({ standortNr: '1002', priority: 1, prioritaet: 2, biogehalt: '7' });
+    expect(clash.status).toBe(400);
+    expect(clash.body.errors.map((e: { field: string }) => e.field)).toEqual(['priority']);
+    expect(errorsOf((await request(t.app).post('/api/tauschpartner/T250/regeln').set(admin).send({ standortNr: '1002', priority: 0, biogehalt: '7' })).body)).toHaveProperty('priority');
+    expect((await request(t.app).get('/api/tauschpartner/T250/regeln').set(admin)).body.data).toEqual([expect.objectContaining({ priority: 4, prioritaet: 4 })]);
+    expect((await request(t.app).get('/api/tauschpartner/T250').set(admin)).body.data.regeln).toEqual({ 1001: [expect.objectContaining({ priority: 4, prioritaet: 4 })] });
+    // Pages keep the stored names.
+    const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
+    expect((await agent.get('/de/stammdaten/tauschpartner/T250')).text).toMatch(/name="gruppe"/);
+  });
+
   it('validates each field by name and changes nothing', async () => {
     const res = await request(t.app).post('/api/tauschpartner').set(admin).send({ nr: 'neu', name: ' ', email: 'kein-at', plz: 'x'.repeat(21) });
     expect(res.status).toBe(400);

@@ -8,7 +8,7 @@ import { TenantScope } from '../../db/scope.js';
 import type { FieldError } from '../../http/errors.js';
 import { countKey, recall, remember } from './counts.js';
 import type { Formatter } from '../../http/format.js';
-import { isPageSize, MAX_PAGE_SIZE } from './page-size.js';
+import { MAX_PAGE_SIZE, requestedPageSize } from './page-size.js';
 import { EXPORT_FORMATS } from '../export/formats.js';
 
 export { MAX_PAGE_SIZE } from './page-size.js';
@@ -302,7 +302,9 @@ export function parseListState<R, S extends ListSource>(
   }
   let pageSize = defaultPageSize;
   if (given.pageSize) {
-    if (WHOLE.test(given.pageSize) && isPageSize(Number(given.pageSize))) pageSize = Number(given.pageSize);
+    // Above the cap is no mistake: the contract caps it, so the list answers the cap's worth and says so.
+    const size = requestedPageSize(given.pageSize);
+    if (size !== undefined) pageSize = size;
     else refuse('pageSize', 'list.errors.pageSize', { max: MAX_PAGE_SIZE });
   }
   return {

@@ -4,8 +4,8 @@
 //
 // The contract: "`pageSize` defaults to the user's itemsPerPage and is capped at 500". The settings offer a
 // few sizes (the spec leaves them open; docs/decisions.md names them); a request may ask for any whole number
-// from 1 to the cap, so a client can page as it likes. A size outside that range is refused by name (400),
-// never cut down or replaced silently.
+// from 1, so a client can page as it likes, and gets at most the cap (the response's `pageSize` says so).
+// A size that is no whole number of at least 1 is refused by name (400), never replaced silently.
 
 /** The sizes the settings screen offers as items per page. */
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
@@ -13,12 +13,17 @@ export const PAGE_SIZES = [10, 25, 50, 100] as const;
 /** Items per page of a user who chose none (spec section 9). */
 export const DEFAULT_PAGE_SIZE: (typeof PAGE_SIZES)[number] = 10;
 
-/** The contract's cap: the largest `pageSize` a list request may ask for. */
+/** The contract's cap: the most rows a list answers a page, whatever `pageSize` asked for. */
 export const MAX_PAGE_SIZE = 500;
 
-/** Whether a list request may ask for this many rows a page. */
-export function isPageSize(n: number): boolean {
-  return Number.isInteger(n) && n >= 1 && n <= MAX_PAGE_SIZE;
+/**
+ * The page size a list request's `pageSize` gives: a whole number of at least 1 (digits only, so `1e2` and
+ * `2.5` are no size), capped at MAX_PAGE_SIZE; undefined for anything else, which the caller refuses.
+ */
+export function requestedPageSize(text: string): number | undefined {
+  if (!/^\d+$/.test(text)) return undefined;
+  const n = Number(text);
+  return n >= 1 ? Math.min(n, MAX_PAGE_SIZE) : undefined;
 }
 
 /** Whether the settings offer this size. */

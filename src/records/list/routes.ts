@@ -116,7 +116,10 @@ export function mountListPage<R>(router: Router, knex: Knex, declared: ListDefin
  * GET /api/<resource>: strict about its parameters (a client's mistake is a 400 naming the parameter). With
  * `format` it answers the file instead of JSON, in the language of Accept-Language (German by default).
  */
-export function mountListApi<R>(router: Router, knex: Knex, declared: ListDefinition<R>, resource: string, area: Area, exportOpts?: Partial<ListExportOptions>): void {
+export function mountListApi<R>(
+  router: Router, knex: Knex, declared: ListDefinition<R>, resource: string, area: Area,
+  exportOpts?: Partial<ListExportOptions> & { present?: (row: R, mandant: string) => unknown },
+): void {
   registerList(declared, { api: resource, exports: true });
   router.get(`/${resource}`, requireApiPermission(area, 'view'), async (req, res) => {
     const scope = tenantScope(knex, res, area);
@@ -127,7 +130,7 @@ export function mountListApi<R>(router: Router, knex: Knex, declared: ListDefini
     }
     const result = await fetchPage(def, scope, state, undefined, { clampPage: false });
     res.json({
-      data: result.rows, total: result.total, totalExact: result.totalExact, page: result.page, pageSize: state.pageSize,
+      data: exportOpts?.present ? result.rows.map((r) => exportOpts.present!(r, scope.mandant)) : result.rows, total: result.total, totalExact: result.totalExact, page: result.page, pageSize: state.pageSize,
       ...(def.totals?.length ? { totals: result.totals } : {}),
     });
   });

@@ -120,6 +120,8 @@ describe('Nachweise (certificates) and their figures', () => {
       [{ lieferungVon: '2025-12-20' }, 'lieferungVon'],
       [{ etd: '0', gesamtStandardwert: '6.5' }, 'etd'],
       [{ eec: '', el: '', ep: '', etd: '', eu: '', esca: '', eccs: '', eccr: '', gesamtStandardwert: '' }, 'gesamtStandardwert'],
+      // Older than the checks allow (and than the first law value): a field error, not a failed request.
+      [{ ausstellungsdatum: '2005-01-01', zeitraumVon: '2005-01-01', zeitraumBis: '2005-03-31', lieferungVon: '2005-02-01', lieferungBis: '2005-02-15' }, 'ausstellungsdatum'],
     ];
     for (const [over, field] of cases) {
       const res = await post(zertifikat(over));

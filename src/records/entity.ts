@@ -110,6 +110,11 @@ export interface EntityConfig<T extends Record<string, unknown>> {
    * entry (a proof for a delivered quantity takes that quantity from its certificate).
    */
   afterCreate?(tx: TenantScope, record: T & Meta, actor: { user: { id: number } }): Promise<void>;
+  /**
+   * What every write of the record (create, edit, an action's save) keeps in step in its transaction, after the
+   * version is stored: a working table mirroring a list field (a collection's certificates). `before` is null on create.
+   */
+  afterSave?(tx: TenantScope, record: T & Meta, before: (T & Meta) | null): Promise<void>;
   /** Why a record may no longer be changed (i18n key), or null: its page is read-only and the API answers 409. */
   lockedReason?(record: T & Meta): string | null;
   /** The badge next to a record's title (default: aktiv/inaktiv). */

@@ -150,7 +150,9 @@ export function recordService<T extends Rec>(cfg: EntityConfig<T>): RecordServic
     const fields = await storeUploads(tx, await prepared(tx, before, input), actor.user.id);
     const where = locationProblem(rec, tx, before.nr, before, fields);
     if (where) throw refusedLocation(where);
-    return store.write(tx, before, fields, actor.user.id);
+    const saved = await store.write(tx, before, fields, actor.user.id);
+    if (saved.version !== before.version) await cfg.afterSave?.(tx, saved, before);
+    return saved;
   }
 
   const actions = new Map((cfg.actions ?? []).map((a) => [a.name, a]));
@@ -166,6 +168,7 @@ export function recordService<T extends Rec>(cfg: EntityConfig<T>): RecordServic
         const where = locationProblem(rec, tx, nr, null, fields);
         if (where) throw refusedLocation(where);
         const record = await store.insert(tx, nr, await storeUploads(tx, fields, actor.user.id), actor.user.id);
+        await cfg.afterSave?.(tx, record, null);
         await cfg.afterCreate?.(tx, record, actor);
         await writeAudit(tx, entry(actor, 'create', nr, undefined, record));
         return record;

@@ -87,6 +87,8 @@ export function lieferungStore(spec: LieferungSpec) {
       manuelleEingabe: 'manuelle_eingabe', partnerNr: 'partner_nr', partnerVersion: 'partner_version', standortNr: 'standort_nr',
       standortVersion: 'standort_version', produktNr: 'produkt_nr', produktVersion: 'produkt_version', produktgruppe: 'produktgruppe',
       contractNumber: 'contract_number', incoterm: 'incoterm', vehicleName: 'vehicle_name', kommentar: 'kommentar', storniert: 'storniert',
+      // An inbound delivery's collection (the chain of custody): set and cleared only by linking (features/abholungen).
+      ...(spec.resource === 'einlieferungen' ? { abholungNr: 'abholung_nr' } : {}),
     } as Record<string, string> as VersionedStore<Lieferung>['spec']['fields'],
   });
 }

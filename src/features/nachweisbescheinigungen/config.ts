@@ -49,6 +49,8 @@ interface NbMerkmale {
   nnwProduktNr: string | null;
   nnwProduktName: string | null;
   referenzNachweisNr: string | null;
+  /** The outbound delivery the proof was issued for (an assignment, features/zuordnung), or null. */
+  ablieferungNr: string | null;
   storniert: boolean;
 }
 
@@ -57,7 +59,7 @@ export type Nachweisbescheinigung = z.infer<typeof NbSchema> & Partial<NbMerkmal
 const FIELDS = [
   'nachweisNr', 'volumen', 'lieferdatum', 'kommentar', 'volumenVerbleibend', 'einheit', 'standortNr', 'produktNr', 'produktgruppe', 'thgEmission',
   'nnwAnteil', 'nnwEnergie', 'rohstoff', 'anbauland', 'biomasseArt', 'biomasseCode', 'attributAnnexIx', 'zertifizierungssystem', 'nnwProduktNr',
-  'nnwProduktName', 'referenzNachweisNr', 'storniert',
+  'nnwProduktName', 'referenzNachweisNr', 'ablieferungNr', 'storniert',
 ];
 const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -71,7 +73,7 @@ export const nbStore = new VersionedStore<Nachweisbescheinigung>({
 const ANNEX_IX = new Set(ROHSTOFFE.filter((r) => r.art !== 'anbau').map((r) => r.code));
 
 /** The certificate's characteristics as a proof of `volumen` carries them. */
-export function merkmaleAus(n: Nachweis & Meta, volumen: string, produktName: string | null): Omit<NbMerkmale, 'referenzNachweisNr' | 'storniert'> {
+export function merkmaleAus(n: Nachweis & Meta, volumen: string, produktName: string | null): Omit<NbMerkmale, 'referenzNachweisNr' | 'ablieferungNr' | 'storniert'> {
   return {
     volumenVerbleibend: volumen,
     einheit: n.einheit,
@@ -113,7 +115,7 @@ async function prepare(tx: TenantScope, input: Nachweisbescheinigung, before: (N
     throw invalid([{ field: 'volumen', message: 'nachweisbescheinigungen:errors.mehrAlsRest', params: { rest: n.mengeVerbleibend, einheit: n.einheit, nr: n.nr } }]);
   }
   const produkt = await tx.table('produkte').where({ nr: n.produktNr }).first('name');
-  return { ...input, ...merkmaleAus(n, String(input.volumen), produkt?.name ?? null), referenzNachweisNr: null, storniert: false };
+  return { ...input, ...merkmaleAus(n, String(input.volumen), produkt?.name ?? null), referenzNachweisNr: null, ablieferungNr: null, storniert: false };
 }
 
 /** Takes the proof's volume from its certificate (a new version of the certificate). */

@@ -15,7 +15,7 @@ import { PRODUKTGRUPPEN } from '../../domain/fuels.js';
 import { EINHEITEN, inEinheitSql } from '../../domain/units.js';
 import { HttpError, type FieldError } from '../../http/errors.js';
 import { checkbox, choice, date, decimal, optionalChoice, optionalText, requiredText } from '../../records/fields.js';
-import type { ListColumn, ListDefinition } from '../../records/list/engine.js';
+import type { ListColumn, ListDefinition, ListFilter } from '../../records/list/engine.js';
 import type { Area } from '../../permissions/index.js';
 import { stornoAction } from '../../records/actions.js';
 import type { BadgeVariant, EntityConfig, FormField } from '../../records/entity.js';
@@ -35,6 +35,22 @@ export interface LieferungSpec {
   resource: 'einlieferungen' | 'ablieferungen';
   area: Area;
   names: LieferungNames;
+  /** What the chain of custody adds to one direction's list (an inbound delivery's link status, an outbound one's certificate status). */
+  listExtras?: LieferungListExtras;
+}
+
+/** Columns and filters of one direction's list beyond the shared ones, computed from linked records. */
+export interface LieferungListExtras {
+  /** Added after the status column. */
+  columns: ListColumn<Lieferung & Meta>[];
+  /** Added after the status filter. */
+  filters: ListFilter[];
+  /** SQL select fragments over the list's alias `d` that give each row the columns' values, e.g. `(case … end) as verknuepfung_status`. */
+  select?: string[];
+  /** The extra fields of a row, from the database row. */
+  toRow?: (row: Record<string, unknown>) => Record<string, unknown>;
+  /** The tables the computed values come from: their changes also refresh a remembered count. */
+  follows?: string[];
 }
 
 export type Lieferung = Record<string, unknown> & {
@@ -161,7 +177,7 @@ const gruppenOptions = PRODUKTGRUPPEN.map((g) => ({ value: g, label: `produkte:g
 
 /** The list: filters of the issue (date range, partner, location, product, group, status, cancelled) and the sums. */
 function lieferungList(spec: LieferungSpec, store: VersionedStore<Lieferung>): ListDefinition<Lieferung & Meta> {
-  const { names, resource } = spec;
+  const { names, resource, listExtras: extras } = spec;
   const T = 'd';
   // Partner, location and product by name on screen (the filters choose them); numbers and names in the export.
   const ref = (key: string, field: ReferenceField): ListColumn<Lieferung & Meta>[] => [
@@ -185,6 +201,7 @@ function lieferungList(spec: LieferungSpec, store: VersionedStore<Lieferung>): L
         key: 'status', label: 'bewegungsdaten:fields.status', sql: `${T}.status`, notNull: true, pageOnly: true,
         badge: (r) => (r.storniert ? { label: 'bewegungsdaten:storniert', variant: 'error' } : { label: `bewegungsdaten:status.${r.status}`, variant: STATUS_BADGE[r.status as Lieferstatus] ?? 'neutral' }),
       },
+      ...(extras?.columns ?? []),
       { key: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', csvOnly: true, badge: (r) => ({ label: `produkte:gruppen.${r.produktgruppe}`, variant: 'info' }) },
       { key: `${names.menge}Exakt`, label: `${resource}:fields.${names.menge}`, kind: 'number', digits: 3, csvOnly: true },
       { key: names.einheit, label: 'bewegungsdaten:fields.einheit', csvOnly: true },
@@ -206,12 +223,13 @@ function lieferungList(spec: LieferungSpec, store: VersionedStore<Lieferung>): L
       { key: 'produktNr', label: 'bewegungsdaten:fields.produkt', kind: 'select', sql: `${T}.produkt_nr`, options: [] },
       { key: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', kind: 'select', sql: `${T}.produktgruppe`, options: gruppenOptions },
       { key: 'status', label: 'bewegungsdaten:fields.status', kind: 'select', sql: `${T}.status`, options: statusOptions },
+      ...(extras?.filters ?? []),
       { key: 'storniert', label: 'bewegungsdaten:fields.storniert', kind: 'boolean', sql: `${T}.storniert` },
     ],
     search: [`${T}.nr`, `${T}.contract_number`, `${T}.vehicle_name`],
     defaultSort: { key: names.datum, dir: 'desc' },
     tieBreaker: `${T}.nr`,
-    query: (scope) => scope.atStandorte(scope.table(resource, T).select(`${T}.*`), `${T}.standort_nr`),
+    query: (scope) => scope.atStandorte(scope.table(resource, T).select(`${T}.*`, ...(extras?.select ?? []).map((x) => scope.knex.raw(x))), `${T}.standort_nr`),
     // Names as the delivery saw them: from the version it refers to (joined to the page's rows only).
     joined: {
       alias: T,
@@ -222,7 +240,7 @@ function lieferungList(spec: LieferungSpec, store: VersionedStore<Lieferung>): L
         return qb.select(scope.knex.raw("pv.data->>'name' as partner_name, sv.data->>'name' as standort_name, prv.data->>'name' as produkt_name"));
       },
     },
-    countsFollow: resource,
+    countsFollow: [resource, ...(extras?.follows ?? [])],
     toRow: (row) => {
       const d = store.fromRow(row);
       return {
@@ -231,6 +249,7 @@ function lieferungList(spec: LieferungSpec, store: VersionedStore<Lieferung>): L
         partnerName: row.partner_name ?? d.partnerNr,
         standortName: row.standort_name ?? d.standortNr,
         produktName: row.produkt_name ?? d.produktNr,
+        ...(extras?.toRow?.(row) ?? {}),
       };
     },
     // Cancelled deliveries count in no total; the sum of nothing is 0.

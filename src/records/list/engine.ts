@@ -112,9 +112,10 @@ export interface ListDefinition<R, S extends ListSource = TenantScope> {
   joined?: { alias: string; add(source: S, qb: Knex.QueryBuilder): Knex.QueryBuilder };
   /**
    * The tenant table whose change counter (Tabellenstand) tells whether a remembered count and sums still hold
-   * (src/records/list/counts.ts); without it every page counts. Only for lists read through a TenantScope.
+   * (src/records/list/counts.ts); without it every page counts. Only for lists read through a TenantScope. A
+   * list whose rows show something computed from other tables (a delivery's link status) follows those too.
    */
-  countsFollow?: string;
+  countsFollow?: string | readonly string[];
   /**
    * Count every matching row, never stopping at COUNT_CAP: for lists whose API shape has no `totalExact`
    * (users, tenants, the audit log: they always counted exactly).
@@ -437,7 +438,10 @@ export function pageStatement<R, S extends ListSource>(
   if (!scope) {
     return source.scoped(knex.select('c.*', 'r.*').from(count.as('c')).joinRaw('left join lateral ? as r on true', [rowsQuery as unknown as Knex.Raw]));
   }
-  const stand = knex.raw('(select coalesce((select stand from tabellenstaende where mandant = ? and tabelle = ?), 0) as __stand) as g', [scope.mandant, def.countsFollow!]);
+  // Several tables (a status computed from linked records): the sum of their counters, which grows whenever one does.
+  const tables = ([] as string[]).concat(def.countsFollow!);
+  const one = 'coalesce((select stand from tabellenstaende where mandant = ? and tabelle = ?), 0)';
+  const stand = knex.raw(`(select ${tables.map(() => one).join(' + ')} as __stand) as g`, tables.flatMap((table) => [scope.mandant, table]));
   return scope.scoped(
     knex
       .select('g.__stand', 'c.*', 'r.*')

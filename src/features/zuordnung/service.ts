@@ -24,7 +24,7 @@ import type { Einheit } from '../../domain/units.js';
 import { anteil, bioDerLieferung, gedeckt, hoechstens, lieferungZertifikatStatus, offen, type Belegung } from '../../domain/zuordnung.js';
 import { ProblemError, notFound } from '../../errors.js';
 import { partsIn } from '../../http/format.js';
-import { decimal, requiredText } from '../../records/fields.js';
+import { decimal, recordNr } from '../../records/fields.js';
 import type { Actor } from '../../records/service.js';
 import { zeilen as gesetzeswertZeilen } from '../gesetzeswerte/repo.js';
 import { MAX_MENGE } from '../lieferungen/lieferung.js';
@@ -35,7 +35,7 @@ import { ablieferungStore, AUDIT_ENTFERNEN, AUDIT_ZUORDNEN, zuLieferung, type Ab
 
 /** An assignment as the tab's form and the API send it. */
 export const ZuordnungSchema = z.object({
-  nachweisNr: requiredText(32),
+  nachweisNr: recordNr(),
   volumen: decimal({ min: 0.001, max: MAX_MENGE, scale: 3, required: true }),
 });
 export type ZuordnungInput = z.infer<typeof ZuordnungSchema>;

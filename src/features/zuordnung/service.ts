@@ -290,9 +290,9 @@ export async function stand(scope: TenantScope, l: Ablieferung) {
   };
 }
 
-/** Whether the delivery has live assignments (a cancelled delivery may hold none). */
-export async function hatZuordnungen(scope: TenantScope, ablieferungNr: string): Promise<boolean> {
-  return Boolean(await scope.table('nachweisbescheinigungen').where({ ablieferung_nr: ablieferungNr, storniert: false }).first('nr'));
+/** The delivery's live assignments as the rules measure them (volume and unit, provisional or not). */
+export async function belegung(scope: TenantScope, ablieferungNr: string): Promise<Belegung[]> {
+  return (await liveZuordnungen(scope, ablieferungNr)).map(({ volumen, einheit, vorlaeufig }) => ({ volumen, einheit, vorlaeufig }));
 }
 
 /** The API's view of the overview: the contract's fields (the tab also uses the files and rules). */

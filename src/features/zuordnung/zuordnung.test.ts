@@ -225,6 +225,15 @@ describe('assigning certificates to an outbound delivery', () => {
     const offen = await lieferung();
     expect((await zuordnen(offen, { nachweisNr: n, volumen: '100' })).status).toBe(201);
     expect((await request(t.app).post(`/api/ablieferungen/${offen}/storno`).set(zuord).send({})).body.code).toBe('ZUORDNUNGEN_VORHANDEN');
+    // Nor edited away from what its certificates were checked against: location, group, a bio quantity below the cover.
+    const stored = (await request(t.app).get(`/api/ablieferungen/${offen}`).set(zuord)).body.data;
+    for (const [change, field] of [[{ standortNr: '1002' }, 'standortNr'], [{ produktNr: 'P017', produktgruppe: '' }, 'produktgruppe'], [{ menge: '300' }, 'menge'], [{ storniert: true }, 'storniert']] as const) {
+      const res = await request(t.app).put(`/api/ablieferungen/${offen}`).set(zuord).send({ ...stored, ...change });
+      expect(res.status, JSON.stringify(change)).toBe(409);
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+    }
+    // 334 L of B30 still hold 100.2 L of bio: enough for the 100 L assigned.
+    expect((await request(t.app).put(`/api/ablieferungen/${offen}`).set(zuord).send({ ...stored, menge: '334' })).status).toBe(200);
     expect((await entfernen(offen, n)).status).toBe(200);
     expect((await request(t.app).post(`/api/ablieferungen/${offen}/storno`).set(zuord).send({})).status).toBe(200);
     const danach = await zuordnen(offen, { nachweisNr: n, volumen: '100' });

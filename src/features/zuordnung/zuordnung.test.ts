@@ -313,6 +313,10 @@ describe('the delivery certificate status', () => {
     const en = await agent.get('/en/bewegungsdaten/ablieferungen?q=ZS-');
     expect(en.text).toContain('without final');
     expect(en.text).toContain('with final');
+    // A fully covered delivery offers no form to assign more.
+    const covered = await agent.get(`/de/bewegungsdaten/ablieferungen/${voll}?tab=nachweise`);
+    expect(covered.text).toContain('Bio-Menge gedeckt');
+    expect(covered.text).not.toContain('name="volumen"');
     const record = await agent.get(`/de/bewegungsdaten/ablieferungen/${teil}`);
     expect(record.text).toContain('ohne endgültige');
     expect(record.text).toContain(`?tab=nachweise`);

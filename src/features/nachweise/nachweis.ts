@@ -27,6 +27,7 @@ import type { ListDefinition } from '../../records/list/engine.js';
 import { resolveNew, choicesOf, masterDataChoices, type ReferenceField } from '../bewegungsdaten/references.js';
 import { gesetzeswerteAm } from '../gesetzeswerte/service.js';
 import { MAX_MENGE } from '../lieferungen/lieferung.js';
+import { endgueltigAction } from './endgueltig.js';
 import { teilbar } from './teilung.js';
 
 /** The file of a certificate: its PDF, or a scan. */
@@ -364,6 +365,10 @@ function warnings(n: Nachweis) {
   return (n.hinweise ?? []).map((h) => ({ field: h.field, message: `nachweis-pruefung:codes.${h.code}`, params: h.params }));
 }
 
+const teilung = teilbar<Nachweis>({
+  ns: 'nachweise', store: nachweisStore, menge: 'menge', rest: 'mengeVerbleibend', kreis: 'teilnachweise', prefix: 'TN-', teil: nachweisTeil,
+});
+
 export const nachweisConfig: EntityConfig<Nachweis> = {
   resource: 'nachweise',
   path: 'bewegungsdaten/nachweise',
@@ -384,7 +389,7 @@ export const nachweisConfig: EntityConfig<Nachweis> = {
   badge: (r) => (r.vorlaeufig ? { label: 'nachweise:zustand.vorlaeufig', variant: 'info' } : r.nachhaltig ? { label: 'nachweise:zustand.nachhaltig', variant: 'success' } : { label: 'nachweise:zustand.nichtNachhaltig', variant: 'neutral' }),
   // The figures and how each was computed, above the form: what a trader looks at first.
   detailLocals: async ({ record }) => ({ headSection: '../nachweise/kennzahlen', kennzahlen: record }),
-  ...teilbar<Nachweis>({
-    ns: 'nachweise', store: nachweisStore, menge: 'menge', rest: 'mengeVerbleibend', kreis: 'teilnachweise', prefix: 'TN-', teil: nachweisTeil,
-  }),
+  ...teilung,
+  // Split, undo and cancel (teilung.ts), and marking a provisional certificate final (endgueltig.ts).
+  actions: [...teilung.actions, endgueltigAction(nachweisStore)],
 };

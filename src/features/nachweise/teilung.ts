@@ -163,7 +163,7 @@ export interface ReferenzKette {
 }
 
 /** The chain of references in both directions: the record's parents (up to the original) and its parts. */
-async function referenzKette<T extends Rec>(scope: TenantScope, store: VersionedStore<T>, record: T & Meta): Promise<ReferenzKette> {
+export async function referenzKette<T extends Rec>(scope: TenantScope, store: VersionedStore<T>, record: T & Meta): Promise<ReferenzKette> {
   const table = store.spec.table;
   // One recursive query upward (a chain is short, but a loop must not hang: the depth is bounded).
   const { rows } = await scope.transaction((tx) => tx.knex.raw(

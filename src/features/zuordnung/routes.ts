@@ -1,0 +1,111 @@
+// Pages and API of the certificates on an outbound delivery, mounted on the Ablieferungen entity
+// (EntityConfig.extraRoutes and a detail tab):
+// - page: the tab `?tab=nachweise` with a form per available certificate (POST …/{nr}/nachweise) and a remove
+//   button per assignment (POST …/{nr}/nachweise/{nachweisNr}/entfernen); both come back to the tab, with the
+//   problem at the form when refused. Works without JavaScript.
+// - API: GET|POST /api/ablieferungen/{nr}/nachweise, DELETE /api/ablieferungen/{nr}/nachweise/{nachweisNr}.
+// - the delivery's Nachweisbescheinigung as PDF: /{lang}/bewegungsdaten/ablieferungen/{nr}/nachweisbescheinigung.pdf
+//   and /api/ablieferungen/{nr}/nachweisbescheinigung.pdf (language from the path, or Accept-Language).
+// Handlers parse, guard (the area's rights; the delivery's location through kit.load) and call service.ts.
+import { Router, type Request, type Response } from 'express';
+import type { Knex } from 'knex';
+import type { TenantScope } from '../../db/scope.js';
+import { requireApiPermission } from '../../http/api.js';
+import { httpErrorOf } from '../../http/errors.js';
+import { guardsFor, requireActionPermission } from '../../http/guards.js';
+import { actorOf } from '../../http/tenant.js';
+import { parseOr400 } from '../../http/validate.js';
+import type { EntityKit, RecordSection } from '../../records/entity.js';
+import type { FileRef } from '../../records/files.js';
+import { sendFile } from '../../records/files.js';
+import type { Lieferung } from '../lieferungen/lieferung.js';
+import type { Ablieferung } from './ablieferung.js';
+import { nachweisbescheinigungDaten, nachweisbescheinigungPdf } from './pdf.js';
+import { entfernen, uebersicht, uebersichtApi, zuordnen, ZuordnungSchema } from './service.js';
+
+const DETAIL = 'bewegungsdaten/ablieferungen/:id';
+const TAB = 'nachweise';
+
+/** The delivery's certificates tab: assigned, the bio quantity, available (with forms where the user may assign). */
+export const nachweiseTab: RecordSection<Lieferung> = {
+  key: TAB,
+  label: 'zuordnung:tab',
+  view: 'zuordnung/nachweise',
+  locals: async ({ scope, editScope, record }) => {
+    const l = record as Ablieferung;
+    return { zuordnung: await uebersicht(scope, l), darfZuordnen: editScope.allowsStandort(l.standortNr) && !l.storniert };
+  },
+};
+
+export function zuordnungRoutes(_knex: Knex, kit: EntityKit<Lieferung>): { pages: Router; api: Router } {
+  const pages = Router({ mergeParams: true });
+  const api = Router();
+  const tabHref = (res: Response, nr: string) => `/${res.locals.lang}/bewegungsdaten/ablieferungen/${encodeURIComponent(nr)}?tab=${TAB}`;
+  const lang = (req: Request, res: Response): 'de' | 'en' => ((res.locals.lang ?? req.language) === 'en' ? 'en' : 'de');
+
+  /** A change from the tab: done → back to the tab with a message; refused → the tab again, the problem at its form. */
+  async function submit(req: Request, res: Response, change: (scope: TenantScope, nr: string) => Promise<unknown>, flash: string, form: Record<string, unknown>) {
+    const { scope, record } = await kit.load(res, String(req.params.id), 'edit');
+    try {
+      await change(scope, record.nr);
+      res.flash('success', flash);
+      res.redirect(tabHref(res, record.nr));
+    } catch (err) {
+      const known = httpErrorOf(err);
+      if (!known || known.status >= 500) throw err;
+      const errors: Record<string, string> = {};
+      for (const e of known.errors) errors[e.field] ??= req.t(e.message, e.params ?? {});
+      if (!Object.keys(errors).length) errors._ = req.t(known.messageKey, known.params ?? {});
+      res.status(known.status);
+      await kit.renderDetail(req, res, (await kit.load(res, record.nr)).record, { tab: TAB, zuordnungForm: { ...form, errors } });
+    }
+  }
+
+  const editGuards = [...guardsFor(DETAIL), requireActionPermission('ablieferungen', 'edit')];
+
+  pages.post(`/${DETAIL}/nachweise`, ...editGuards, (req, res) => {
+    const values = { nachweisNr: String(req.body?.nachweisNr ?? ''), volumen: String(req.body?.volumen ?? '') };
+    return submit(req, res, (scope, nr) => zuordnen(scope, actorOf(req, res), nr, parseOr400(ZuordnungSchema, req.body)), 'zuordnung:flash.zugeordnet', { art: 'zuordnen', nachweisNr: values.nachweisNr, values });
+  });
+
+  pages.post(`/${DETAIL}/nachweise/:nachweisNr/entfernen`, ...editGuards, (req, res) => {
+    const nachweisNr = String(req.params.nachweisNr);
+    return submit(req, res, (scope, nr) => entfernen(scope, actorOf(req, res), nr, nachweisNr), 'zuordnung:flash.entfernt', { art: 'entfernen', nachweisNr });
+  });
+
+  /** The PDF of a delivery the user may see. */
+  async function pdf(req: Request, res: Response, nr: string) {
+    const { scope, record } = await kit.load(res, nr);
+    const daten = await nachweisbescheinigungDaten(scope, record as Ablieferung);
+    const sprache = lang(req, res);
+    const inhalt = await nachweisbescheinigungPdf(daten, req.t, sprache);
+    const name = `${req.t('zuordnung:pdf.dateiname')}-${record.nr}.pdf`;
+    sendFile(res, { name, type: 'application/pdf' } as FileRef, inhalt);
+  }
+  pages.get(`/${DETAIL}/nachweisbescheinigung.pdf`, ...guardsFor(DETAIL), (req, res) => pdf(req, res, String(req.params.id)));
+
+  // API.
+  const view = requireApiPermission('ablieferungen', 'view');
+  const edit = requireApiPermission('ablieferungen', 'edit');
+
+  api.get('/ablieferungen/:nr/nachweise', view, async (req, res) => {
+    const { scope, record } = await kit.load(res, String(req.params.nr));
+    res.json(uebersichtApi(await uebersicht(scope, record as Ablieferung)));
+  });
+
+  api.post('/ablieferungen/:nr/nachweise', edit, async (req, res) => {
+    const { scope, record } = await kit.load(res, String(req.params.nr), 'edit');
+    const data = await zuordnen(scope, actorOf(req, res), record.nr, parseOr400(ZuordnungSchema, req.body));
+    res.status(201).json({ success: true, data });
+  });
+
+  api.delete('/ablieferungen/:nr/nachweise/:nachweisNr', edit, async (req, res) => {
+    const { scope, record } = await kit.load(res, String(req.params.nr), 'edit');
+    const data = await entfernen(scope, actorOf(req, res), record.nr, String(req.params.nachweisNr));
+    res.json({ success: true, data });
+  });
+
+  api.get('/ablieferungen/:nr/nachweisbescheinigung.pdf', view, (req, res) => pdf(req, res, String(req.params.nr)));
+
+  return { pages, api };
+}

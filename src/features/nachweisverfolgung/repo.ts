@@ -329,6 +329,8 @@ export function zuordnungen(scope: TenantScope, ablieferungNr: string) {
 // What the tracking labels need beyond the nodes
 
 export interface OffeneLieferungen {
+  /** Certificates carried by a collection (not cancelled) at all: their own collections decide, not their parent's. */
+  getragen: Set<string>;
   /** Certificates carried by a collection with an Einlieferung not yet completed. */
   einOffen: Set<string>;
   /** Certificates assigned (a live proof) to an Ablieferung not yet completed. */
@@ -338,25 +340,27 @@ export interface OffeneLieferungen {
 }
 
 /**
- * Which of these certificates and proofs are linked to a delivery not yet completed (open or in progress):
- * one statement. Asked across the tenant's locations: a label says whether a certificate can be relied on,
+ * Which of these certificates are carried by a collection, and which of them and of these proofs are linked to a
+ * delivery not yet completed (open or in progress): one statement. Asked across the tenant's locations: a label says whether a certificate can be relied on,
  * whichever location the delivery that holds it up lies at; it names no delivery.
  */
 export async function offeneLieferungen(scope: TenantScope, nachweisNrs: readonly string[], bescheinigungNrs: readonly string[]): Promise<OffeneLieferungen> {
-  const out: OffeneLieferungen = { einOffen: new Set(), ausOffen: new Set(), bescheinigungOffen: new Set() };
+  const out: OffeneLieferungen = { getragen: new Set(), einOffen: new Set(), ausOffen: new Set(), bescheinigungOffen: new Set() };
   if (!nachweisNrs.length && !bescheinigungNrs.length) return out;
   const { knex } = scope;
   const offen = [...OFFENE_STATUS];
-  const ein = scope.leftJoin(
-    scope.leftJoin(scope.table('abholung_nachweise', 'an').whereIn('an.nachweis_nr', [...new Set(nachweisNrs)]), 'abholungen', 'a', (j) => j.on('a.nr', 'an.abholung_nr')),
-    'einlieferungen', 'e', (j) => j.on('e.abholung_nr', 'an.abholung_nr'),
-  ).where('a.storniert', false).where('e.storniert', false).whereIn('e.status', offen)
+  const getragen = () => scope.leftJoin(scope.table('abholung_nachweise', 'an').whereIn('an.nachweis_nr', [...new Set(nachweisNrs)]), 'abholungen', 'a', (j) => j.on('a.nr', 'an.abholung_nr'))
+    .where('a.storniert', false);
+  const traeger = getragen().select(knex.raw("'getragen'::text as art"), 'an.nachweis_nr as nr');
+  const ein = scope.leftJoin(getragen(), 'einlieferungen', 'e', (j) => j.on('e.abholung_nr', 'an.abholung_nr'))
+    .where('e.storniert', false).whereIn('e.status', offen)
     .select(knex.raw("'ein'::text as art"), 'an.nachweis_nr as nr');
   const zugeordnet = (spalte: 'nachweis_nr' | 'nr', nrs: readonly string[], art: string) => scope.leftJoin(
     scope.table('nachweisbescheinigungen', 'b').whereIn(`b.${spalte}`, [...new Set(nrs)]).whereNotNull('b.ablieferung_nr').where('b.storniert', false),
     'ablieferungen', 'l', (j) => j.on('l.nr', 'b.ablieferung_nr'),
   ).where('l.storniert', false).whereIn('l.status', offen).select(knex.raw('?::text as art', [art]), `b.${spalte} as nr`);
-  const rows = (await ein.union([zugeordnet('nachweis_nr', nachweisNrs, 'aus'), zugeordnet('nr', bescheinigungNrs, 'nb')], true)) as { art: string; nr: string }[];
-  for (const r of rows) (r.art === 'ein' ? out.einOffen : r.art === 'aus' ? out.ausOffen : out.bescheinigungOffen).add(r.nr);
+  const rows = (await traeger.union([ein, zugeordnet('nachweis_nr', nachweisNrs, 'aus'), zugeordnet('nr', bescheinigungNrs, 'nb')], true)) as { art: string; nr: string }[];
+  const sets: Record<string, Set<string>> = { getragen: out.getragen, ein: out.einOffen, aus: out.ausOffen, nb: out.bescheinigungOffen };
+  for (const r of rows) sets[r.art].add(r.nr);
   return out;
 }

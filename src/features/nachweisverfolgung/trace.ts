@@ -199,9 +199,12 @@ class Baum {
     return true;
   }
 
-  /** Linked to an Einlieferung not yet completed through a collection carrying it or one of its parents. */
+  /**
+   * Linked to an Einlieferung not yet completed through the collections that carry it; a part that no
+   * collection carries arrived with its parent's (up to the original).
+   */
   private einOffen(nr: string, weg = new Set<string>()): boolean {
-    if (this.offen.einOffen.has(nr)) return true;
+    if (this.offen.getragen.has(nr)) return this.offen.einOffen.has(nr);
     const parent = this.nachweise.get(nr)?.referenzNachweisNr;
     if (!parent || weg.has(nr) || weg.size > repo.MAX_TIEFE) return false;
     weg.add(nr);

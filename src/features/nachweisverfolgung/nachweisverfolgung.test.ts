@@ -272,6 +272,32 @@ describe('tracing forwards from an Einlieferung', () => {
   });
 });
 
+describe('bounds', () => {
+  it('cuts a chain of parts deeper than 20 steps, with a note, both ways', async () => {
+    const post = (path: string, body: Record<string, unknown>) => request(t.app).post(path).set(admin).send(body);
+    await created(await post('/api/nachweise', zertifikat('T-NV-TIEF', { menge: '100000' })), 'deep chain');
+    const kette = ['T-NV-TIEF'];
+    for (let i = 1; i <= 22; i++) {
+      kette.push((await created(await post(`/api/nachweise/${kette[i - 1]}/teilung`, { teile: [{ menge: String(100000 - 100 * i) }] }), `part ${i}`))[0].nr);
+    }
+    await created(await post('/api/ablieferungen', lieferung('ablieferungen', 'T-NV-ATIEF', '1000', { produktNr: 'P013' })), 'T-NV-ATIEF');
+    await zuordnen('DEMO', await bescheinigung(admin, kette[22], '10'), 'T-NV-ATIEF');
+    const rueck = (await api('T-NV-ATIEF')).body.data as Verfolgung;
+    expect(rueck.hinweise).toEqual(['gekappt']);
+    const gezeigt = alle(rueck.knoten).filter((k) => k.typ === 'nachweis').map((k) => k.nr);
+    // The proof's certificate and 20 parents above it; the two oldest are cut.
+    expect(gezeigt).toEqual(kette.slice(2).reverse());
+
+    await created(await post('/api/einlieferungen', lieferung('einlieferungen', 'T-NV-ETIEF', '100000')), 'T-NV-ETIEF');
+    await abholung('T-NV-ABTIEF', '100000', ['T-NV-TIEF'], ['T-NV-ETIEF']);
+    const vor = (await api('T-NV-ETIEF')).body.data as Verfolgung;
+    expect(vor.hinweise).toEqual(['gekappt']);
+    expect(alle(vor.knoten).filter((k) => k.typ === 'nachweis').map((k) => k.nr)).toEqual(kette.slice(0, 21));
+    const page = await agent.get('/de/bewegungsdaten/nachweisverfolgung/T-NV-ETIEF?fortfahren=1');
+    expect(page.text).toContain('wurde gekürzt: Es werden höchstens 500 Einträge und 20 Teilungsstufen gezeigt.');
+  });
+});
+
 describe('a delivery without certificates', () => {
   it.each([
     [E.los, 'einlieferung', `Die Einlieferung ${E.los} ist mit keiner Abholung verknüpft`],
@@ -345,13 +371,20 @@ describe('the index of deliveries to trace', () => {
     expect(res.body).toMatchObject({ total: rows.length, page: 1, pageSize: 100 });
     const ab = await request(t.app).get('/api/nachweisverfolgung?q=T-NV-&art=ablieferung&pageSize=100').set(verf);
     expect((ab.body.data as { art: string }[]).every((r) => r.art === 'ablieferung')).toBe(true);
-    expect(ab.body.total).toBe(5);
+    expect(ab.body.total).toBe(rows.filter((r) => r.art === 'ablieferung').length);
+    expect(ab.body.total).toBeLessThan(rows.length);
     expect((await request(t.app).get('/api/nachweisverfolgung?art=abholung').set(verf)).status).toBe(400);
     const page = await agent.get(`/de/bewegungsdaten/nachweisverfolgung?q=${A.a1}`);
     expect(page.status).toBe(200);
     expect(page.text).toContain(`href="/de/bewegungsdaten/nachweisverfolgung/${A.a1}?art=ablieferung"`);
     expect(page.text).toContain('Ablieferung');
     expect(page.text).not.toContain(`${E.e1}?art=einlieferung`);
+    // The exports show what the filters show.
+    const csv = await request(t.app).get(`/api/nachweisverfolgung?q=T-NV-A&art=ablieferung&format=csv`).set(verf);
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.text).toContain(A.a1);
+    expect(csv.text).not.toContain(E.e1);
   });
 });
 

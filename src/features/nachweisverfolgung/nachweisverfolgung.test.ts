@@ -184,7 +184,6 @@ describe('tracing backwards from an Ablieferung', () => {
 
   it('shows the chain as a nested list with the sums, labels as text and links to each record (page)', async () => {
     const page = await agent.get(`/de/bewegungsdaten/nachweisverfolgung/${A.a1}`);
-    if (process.env.DUMP) (await import('node:fs')).writeFileSync('/tmp/verf_page.html', page.text);
     expect(page.status).toBe(200);
     expect(page.text).toContain(`Nachweisverfolgung: Ablieferung ${A.a1}`);
     expect(page.text).toContain('3.000 von 3.000 L Biomenge');
@@ -263,7 +262,6 @@ describe('tracing forwards from an Einlieferung', () => {
       count = 0;
       await verfolge(new TenantScope(t.db.knex, 'DEMO'), 'einlieferung', E.e3, heuteInDeutschland(Date.now()));
       // Delivery, proofs, chain, collections, Einlieferungen, labels, law values, plus the reads' BEGIN/COMMIT.
-      if (process.env.DUMP) console.log('statements', rueckwaerts, count);
       expect(rueckwaerts).toBeLessThanOrEqual(10);
       expect(count).toBeLessThanOrEqual(11);
     } finally {

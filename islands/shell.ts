@@ -4,6 +4,7 @@ import './styles/main.css';
 import './styles/components.css';
 import './styles/permissions.css';
 import './styles/import.css';
+import './styles/verfolgung.css';
 import { enhanceToasts } from './lib/toasts';
 import { enhancePreferences } from './lib/preferences';
 import { openAutoDialogs } from './lib/dialogs';

@@ -20,6 +20,8 @@ import { gesetzeswerteApi } from './features/gesetzeswerte/api.js';
 import { gesetzeswerteRoutes } from './features/gesetzeswerte/routes.js';
 import { mandantenApi } from './features/mandanten/api.js';
 import { mandantenRoutes } from './features/mandanten/routes.js';
+import { nachweisverfolgungApi } from './features/nachweisverfolgung/api.js';
+import { nachweisverfolgungRoutes } from './features/nachweisverfolgung/routes.js';
 import { entityRoutes } from './records/routes.js';
 import { STAMMDATEN_ENTITIES } from './features/stammdaten/registry.js';
 import { BEWEGUNGSDATEN_ENTITIES } from './features/bewegungsdaten/registry.js';
@@ -147,6 +149,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   for (const routes of records) api.use(routes.api);
   api.use(stammdatenImportApi(db.knex));
   api.use(bewegungsdatenImportApi(db.knex));
+  api.use(nachweisverfolgungApi(db.knex, clock));
   app.use('/api', api);
 
   const pages = express.Router({ mergeParams: true });
@@ -169,6 +172,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   pages.use(bewegungsdatenImportRoutes(db.knex));
   pages.use(nachweiseImportRoutes(db.knex));
   for (const routes of records) pages.use(routes.pages);
+  pages.use(nachweisverfolgungRoutes(db.knex, clock));
   pages.use(routeTree());
   app.use('/:lang', pages);
 

@@ -1,6 +1,7 @@
 // The chain of custody's statuses (certificates-and-balances.md section 3), as pure rules: what the delivery
 // lists show as a column and filter, and what the tracing labels each certificate with. The lists compute the
 // same in SQL (features/abholungen, features/zuordnung); their tests compare both against the links.
+import { BIOKOMPONENTE } from './ghg.js';
 import { umrechnen, type Einheit } from './units.js';
 import type { Produktgruppe } from './fuels.js';
 
@@ -41,14 +42,16 @@ export function ausMilli(v: bigint): string {
 
 /**
  * The bio quantity of a delivery (menge × biogehalt / 100, to the thousandth) in the unit of a certificate:
- * what may be covered by certificates at most. No bio content given: the whole quantity.
+ * what may be covered by certificates at most. No bio content given: the whole quantity. Converted between L
+ * and kg with the density of the blend's bio component (BIOKOMPONENTE: FAME in diesel, ethanol in petrol), not
+ * the blend's: the 700 L of FAME in 10,000 L of B7 weigh 700 × 0.892 = 624.4 kg, not 700 × 0.837.
  */
 export function bioMenge(l: { menge: string; einheit: Einheit; biogehalt: string | null; gruppe: Produktgruppe }, nach: Einheit = l.einheit): string {
   const anteil = l.biogehalt == null ? 100_000n : milli(l.biogehalt); // percent in thousandths
   const product = milli(l.menge) * anteil;
   const den = 100n * MILLI;
   const bio = (product + den / 2n) / den;
-  return umrechnen(ausMilli(bio), l.einheit, nach, l.gruppe);
+  return umrechnen(ausMilli(bio), l.einheit, nach, BIOKOMPONENTE[l.gruppe]);
 }
 
 /** Inbound link status from the delivery's collection and whether each of the collection's certificates is provisional. */

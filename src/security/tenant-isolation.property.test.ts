@@ -2,7 +2,8 @@
 // answer holds only the caller's tenant's records. Random batches of requests from ADMIN, TADMIN, USER and LESER
 // in DEMO and NORD (also in tenants they do not belong to) run concurrently against every list resource the app
 // registers (GET /api/<resource> with a GET /api/<resource>/:<key> beside it, so new resources join by
-// themselves; a resource must have a tenant-owned table of its name or be named a platform resource) and
+// themselves; a resource must have a tenant-owned table of its name, or be named a platform resource or one
+// derived from other tenant tables) and
 // their detail route. Each tenant's records are read from the database beforehand; NORD's
 // names are marked, so a leak shows even where both tenants use the same numbers (the demo catalogues do).
 // FUZZ_SEED=<n> replays a run; PROPERTY_RUNS=<n> runs more.
@@ -23,6 +24,14 @@ const PLATFORM_RESOURCES: Record<string, string> = {
   benutzer: 'users are global; administrators see members of their tenant (benutzer.test.ts, cross-tenant.test.ts)',
   mandanten: 'the tenants themselves, for system administrators (mandanten.test.ts)',
   logmeldungen: 'the audit log, for support across the tenants they belong to (logmeldungen.test.ts)',
+};
+
+/**
+ * List resources whose rows are another resource's tenant tables seen together, and which: their records are
+ * those tables' rows (by key).
+ */
+const DERIVED_RESOURCES: Record<string, { tables: string[]; why: string }> = {
+  nachweisverfolgung: { tables: ['ablieferungen', 'einlieferungen'], why: 'the deliveries to trace: both delivery tables (nachweisverfolgung.test.ts)' },
 };
 
 interface Resource {
@@ -69,6 +78,16 @@ beforeAll(async () => {
   const tenantTables = new Set((await mandantTables(knex)).map((x) => x.table).filter((name) => !(name in PLATFORM_TABLES)));
   for (const { name, key } of found) {
     if (name in PLATFORM_RESOURCES) continue;
+    const derived = DERIVED_RESOURCES[name];
+    if (derived) {
+      const records = { DEMO: new Map(), NORD: new Map() } as Resource['records'];
+      for (const table of derived.tables) {
+        for (const row of await knex(table).whereIn('mandant', TENANTS).select('mandant', key)) records[row.mandant as Tenant].set(String(row[key]), null);
+      }
+      expect(records.DEMO.size && records.NORD.size, `${name}: both tenants need records`).toBeGreaterThan(0);
+      resources.push({ name, key, records });
+      continue;
+    }
     expect(tenantTables.has(name), `list resource ${name}: no tenant-owned table of that name (add it to PLATFORM_RESOURCES if it spans tenants)`).toBe(true);
     const columns = Object.keys(await knex(name).columnInfo());
     expect(columns, `list resource ${name}: its table needs a ${key} column`).toContain(key);

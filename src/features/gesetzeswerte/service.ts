@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
 import { audit } from '../../db/audit.js';
 import {
-  gesetzeswerteAus, gueltigeZeilen, nachweisAblaufAus, quoteAus, type GesetzeswertArt, type Gesetzeswerte,
+  GesetzeswertFehlt, gesetzeswerteAus, gueltigeZeilen, nachweisAblaufAus, quoteAus, type GesetzeswertArt, type Gesetzeswerte,
 } from '../../domain/gesetzeswerte.js';
 import { conflict, invalid, notFound } from '../../errors.js';
 import { partsIn } from '../../http/format.js';
@@ -55,6 +55,22 @@ export async function quoteImJahr(db: Knex | Knex.Transaction, jahr: number, sti
 /** The ISO day on which the rest of a certificate whose period ends on `zeitraumBis` expires. */
 export async function nachweisAblauf(db: Knex | Knex.Transaction, zeitraumBis: string): Promise<string> {
   return nachweisAblaufAus(await repo.zeilen(db, ['nachweis_ablauf']), zeitraumBis);
+}
+
+/**
+ * nachweisAblauf for any number of periods from one query (the tracing labels many certificates at once); null
+ * for a period the table has no value for.
+ */
+export async function nachweisAblaufTabelle(db: Knex | Knex.Transaction): Promise<(zeitraumBis: string) => string | null> {
+  const zeilen = await repo.zeilen(db, ['nachweis_ablauf']);
+  return (zeitraumBis) => {
+    try {
+      return nachweisAblaufAus(zeilen, zeitraumBis);
+    } catch (err) {
+      if (err instanceof GesetzeswertFehlt) return null;
+      throw err;
+    }
+  };
 }
 
 /** Everything that applies on one date, as GET /api/gesetzeswerte/am/{datum} answers: one query. */

@@ -21,6 +21,7 @@ import type { ChoiceOptions, ListDefinition } from '../../records/list/engine.js
 import { masterDataChoices } from '../bewegungsdaten/references.js';
 import { MAX_MENGE } from '../lieferungen/lieferung.js';
 import { nachweisStore, type Nachweis } from '../nachweise/nachweis.js';
+import { verknuepfungenDerBescheinigung, type VerknuepfungArt } from '../nachweisverfolgung/verknuepfungen.js';
 import { mengeAusMilli, mengeMilli, teilbar } from '../nachweise/teilung.js';
 
 const NbSchema = z.object({
@@ -204,14 +205,17 @@ const list: ListDefinition<Nachweisbescheinigung & Meta> = {
 };
 
 /**
- * The chain-of-custody tabs of the spec: what the proof is linked to. The links themselves (collections,
- * assignments to outbound deliveries) are made on the collections and deliveries; until one is, a tab says so.
+ * The chain-of-custody tabs of the spec: what the proof is linked to (the collections that carry its certificate
+ * or one of that certificate's parents, the Einlieferungen they arrived as, the Ablieferungen it or a part of it
+ * was issued for), read as the Nachweisverfolgung reads them (features/nachweisverfolgung), each row with a link
+ * to trace the delivery. The links themselves are made on the collections and deliveries; until one is, a tab
+ * says so.
  */
-const verknuepfung = (key: 'einlieferungen' | 'abholungen' | 'ablieferungen'): RecordSection<Nachweisbescheinigung> => ({
+const verknuepfung = (key: VerknuepfungArt): RecordSection<Nachweisbescheinigung> => ({
   key,
   label: `nachweisbescheinigungen:tabs.${key}`,
   view: 'nachweisbescheinigungen/verknuepfungen',
-  locals: async () => ({ verknuepfung: { art: key, zeilen: [] as Record<string, unknown>[] } }),
+  locals: async ({ scope, record }) => ({ verknuepfung: { art: key, zeilen: await verknuepfungenDerBescheinigung(scope, record!, key) } }),
 });
 
 /** What a part split off a proof has of its own: its energy is its share of the parent's, to the fourth decimal of a MJ. The split action and the demo data use it. */

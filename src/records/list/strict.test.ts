@@ -206,9 +206,9 @@ describe('the spec\'s filter names', () => {
         checked += 1;
       }
     }
-    // Deliveries in and out have all three, stock figures location and product, certificates and proofs the
-    // location.
-    expect(checked).toBe(10);
+    // Deliveries in and out have all three, stock figures location and product, certificates, proofs and the
+    // deliveries to trace (Nachweisverfolgung) the location.
+    expect(checked).toBe(11);
   });
 
   it('standort=1001 lists the inbound deliveries of that location only, not all of them', async () => {

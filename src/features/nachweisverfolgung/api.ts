@@ -1,0 +1,33 @@
+// GET /api/nachweisverfolgung: the deliveries to trace ({data,total,page,pageSize}, the list engine's API), and
+// GET /api/nachweisverfolgung/{nr}?art=…: a delivery's trace (docs/decisions.md, "Nachweisverfolgung"). The
+// read right of the area; 404 for a number the user's tenant and locations do not have; 409 for a number that
+// exists as both kinds when no `art` is given.
+import { Router } from 'express';
+import type { Knex } from 'knex';
+import type { Clock } from '../../clock.js';
+import { ProblemError } from '../../errors.js';
+import { requireApiPermission } from '../../http/api.js';
+import { tenantScope } from '../../http/tenant.js';
+import { mountListApi } from '../../records/list/routes.js';
+import { verfolgungListe } from './list.js';
+import { detailAnfrage } from './schema.js';
+import { oeffne } from './service.js';
+import { heuteInDeutschland } from './trace.js';
+
+const AREA = 'nachweisverfolgung';
+
+export function nachweisverfolgungApi(knex: Knex, clock: Clock): Router {
+  const router = Router();
+  mountListApi(router, knex, verfolgungListe, 'nachweisverfolgung', AREA, { title: 'nachweisverfolgung:title', filename: 'nachweisverfolgung' });
+  router.get('/nachweisverfolgung/:nr', requireApiPermission(AREA, 'view'), async (req, res) => {
+    const { art } = detailAnfrage(req.query as Record<string, unknown>, ['art']);
+    const nr = req.params.nr as string;
+    const geoeffnet = await oeffne(tenantScope(knex, res, AREA), nr, art, heuteInDeutschland(clock.now()));
+    if (geoeffnet.typ === 'auswahl') {
+      const params = { nr, arten: geoeffnet.arten.join(', ') };
+      throw new ProblemError('conflict', 'ART_MEHRDEUTIG', 'nachweisverfolgung:errors.mehrdeutig', [{ field: 'art', message: 'nachweisverfolgung:errors.mehrdeutig', params }], params);
+    }
+    res.json({ data: geoeffnet.verfolgung });
+  });
+  return router;
+}

@@ -20,7 +20,7 @@ import { guardsFor, requireActionPermission } from '../http/guards.js';
 import { mountListApi, mountListPage } from './list/routes.js';
 import { actorOf, tenantScope } from '../http/tenant.js';
 import { parseOr400 } from '../http/validate.js';
-import { can } from '../permissions/index.js';
+import { can, type Area } from '../permissions/index.js';
 import { withAuthors } from './authors.js';
 import { apiRecord, withAliases } from './api-names.js';
 import type { EntityConfig } from './entity.js';
@@ -147,7 +147,10 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     const section = cfg.sections?.find((x) => x.key === tab) ?? null;
     // One scope for the entity's locals and the form's choices, so what the one reads the other may reuse.
     const scope = scopeOf(res);
-    const ctx = { scope, editScope: scopeOf(res, 'edit'), record, query: req.query as Record<string, unknown> };
+    const ctx = {
+      scope, editScope: scopeOf(res, 'edit'), record, query: req.query as Record<string, unknown>,
+      scopeFor: (area: Area, action: 'view' | 'edit') => tenantScope(knex, res, area, action),
+    };
     // Only the chosen tab's data is read: the form and the type's extras for Allgemein, a section's own locals.
     const extra = section ? ((await section.locals?.(ctx)) ?? {}) : tab === GENERAL && cfg.detailLocals ? await cfg.detailLocals(ctx) : {};
     const form = section ? [] : await formWithChoices(scope, (locals.values ?? record ?? {}) as Record<string, unknown>);
@@ -361,7 +364,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   // JSON API: read, create, update (version in the body or If-Match), delete (master data), versions.
   api.get(`/${cfg.resource}/:nr`, view, async (req, res) => {
     const { scope, record } = await load(res, apiNr(req.params.nr));
-    res.json({ success: true, data: answer(scope, record) });
+    res.json({ success: true, data: { ...answer(scope, record), ...(await cfg.api?.detail?.(scope, record)) } });
   });
 
   api.get(`/${cfg.resource}/:nr/versionen`, view, async (req, res) => {

@@ -63,9 +63,9 @@ async function neueAbholung(over: Record<string, unknown> = {}, auth = voll): Pr
 
 /** An inbound delivery of biodiesel (P013) at Hamburg unless said otherwise. */
 async function neueEinlieferung(over: Record<string, unknown> = {}, auth = voll): Promise<string> {
-  const nr = next('AE');
+  const nr = (over.nr as string | undefined) ?? next('AE');
   const res = await request(t.app).post('/api/einlieferungen').set(auth)
-    .send({ nr, entladedatum: daysAgo(3), entladeneMenge: '9800', unitOfMeasure: 'L', partnerNr: 'TP001', standortNr: '1001', produktNr: 'P013', ...over });
+    .send({ nr, entladedatum: daysAgo(3), entladeneMenge: '9800', unitOfMeasure: 'L', partnerNr: 'TP001', standortNr: '1001', produktNr: 'P013', ...over, nr });
   expect(res.status, res.text).toBe(201);
   return nr;
 }

@@ -300,6 +300,29 @@ describe('Linking an Einlieferung to a collection', () => {
     expect(await audits('bewegungsdaten.einlieferungen.abholung', e)).toBe(1);
   });
 
+  it('lets a link and a cancellation of its collection at the same time never both win, and two links from both sides never wait for each other', async () => {
+    for (let i = 0; i < 3; i++) {
+      const a = await neueAbholung();
+      const e = await neueEinlieferung();
+      const [linked, cancelled] = await Promise.all([link(e, a), request(t.app).post(`/api/abholungen/${a}/storno`).set(voll).send({})]);
+      expect([linked.status, cancelled.status].sort()).toEqual([200, 409]);
+      const storniert = (await t.db.knex('abholungen').where({ mandant: 'DEMO', nr: a }).first()).storniert;
+      expect((await einlieferungRow(e)).abholung_nr === a && storniert).toBe(false);
+    }
+    // The collection's page and the delivery's API link the same pair at once: one wins, the other is told.
+    const agent = await signIn(t.app, 'ABHOLER', PASSWORT, 'DEMO');
+    const a = await neueAbholung();
+    const e = await neueEinlieferung();
+    const tab = await agent.get(`/de/bewegungsdaten/abholungen/${a}?tab=einlieferungen`);
+    const [page, api] = await Promise.all([
+      agent.post(`/de/bewegungsdaten/abholungen/${a}/einlieferungen`).type('form').send({ _csrf: csrfFrom(tab.text), einlieferungNr: e }),
+      link(e, a),
+    ]);
+    expect([page.status === 302, api.status === 200].filter(Boolean)).toHaveLength(1);
+    expect([page.status, api.status]).toContain(409);
+    expect((await einlieferungRow(e)).abholung_nr).toBe(a);
+  });
+
   it('links a completed delivery, refuses another product group (400), cancelled records (409), and cancelling a collection with links', async () => {
     const a = await neueAbholung();
     const done = await neueEinlieferung({ status: 'completed' });

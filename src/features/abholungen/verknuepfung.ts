@@ -71,15 +71,16 @@ const bereitsVerknuepft = (nr: string) =>
 
 /**
  * Links the Einlieferung to the collection: 404 when either is not there for the user, 409 when the delivery
- * is already linked (to this or another collection) or either is cancelled, 400 when their product groups
- * differ. Returns the Einlieferung's new version.
+ * is already linked (to this or another collection: checked first) or either is cancelled, 400 when their
+ * product groups differ. Returns the Einlieferung's new version.
  */
 export async function verknuepfen(rechte: VerknuepfungsRechte, actor: Actor, einlieferungNr: string, abholungNr: string): Promise<Lieferung & Meta> {
   return rechte.einlieferungen.view.transaction(async (tx) => {
     const e = await einlieferungGesperrt(tx, rechte, einlieferungNr);
+    // Already linked: said before the collection is looked at (its row is then not locked at all).
+    if (e.abholungNr) throw bereitsVerknuepft(String(e.abholungNr));
     const a = await abholungGesperrt(tx, rechte, abholungNr);
     if (!darfVerknuepfen(rechte, e.standortNr, a.lieferstelleNr)) throw abholungUnbekannt(abholungNr);
-    if (e.abholungNr) throw bereitsVerknuepft(String(e.abholungNr));
     if (a.storniert) throw new ProblemError('conflict', 'STORNIERT', 'abholungen:errors.abholungStorniert', [{ field: 'abholungNr', message: 'abholungen:errors.abholungStorniert', params: { nr: a.nr } }], { nr: a.nr });
     if (e.storniert) throw new ProblemError('conflict', 'STORNIERT', 'abholungen:errors.einlieferungStorniert', [{ field: 'einlieferungNr', message: 'abholungen:errors.einlieferungStorniert', params: { nr: e.nr } }], { nr: e.nr });
     if (e.produktgruppe !== a.produktgruppe) {

@@ -247,6 +247,15 @@ describe('Abholungen: create with certificates', () => {
     expect(en.body.errors).toEqual([{ field: 'nachweise', message: `Certificate ${storniert} is cancelled.` }]);
     expect(await counts()).toEqual(before);
   });
+  it('keeps a Lieferstelle that a collection names from being deleted (409), as movement data does', async () => {
+    const admin = await as('TADMIN', 'Tadmin12345');
+    expect((await request(t.app).post('/api/standorte').set(admin).send({ nr: 'ABH-ORT', name: 'Tanklager Abholtest' })).status).toBe(201);
+    const z = await neuesZertifikat({ standortNr: 'ABH-ORT' }, admin);
+    await neueAbholung({ lieferstelleNr: 'ABH-ORT', nachweise: [z] }, admin);
+    const res = await request(t.app).delete('/api/standorte/ABH-ORT').set(admin);
+    expect(res.status).toBe(409);
+    expect(await t.db.knex('standorte').where({ mandant: 'DEMO', nr: 'ABH-ORT' }).first('nr')).toBeDefined();
+  });
 });
 
 describe('Linking an Einlieferung to a collection', () => {

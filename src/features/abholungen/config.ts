@@ -208,7 +208,7 @@ const list: ListDefinition<Abholung & Meta> = {
         scope.knex.raw(`(select count(*) from einlieferungen e where e.mandant = ${T}.mandant and e.abholung_nr = ${T}.nr) as anzahl_einlieferungen`),
       ),
   },
-  countsFollow: ['abholungen', 'einlieferungen'],
+  countsFollow: 'abholungen',
   toRow: (row) => {
     const a = abholungStore.fromRow(row);
     const nachweise = a.nachweise ?? [];

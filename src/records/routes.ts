@@ -153,7 +153,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     };
     // Only the chosen tab's data is read: the form and the type's extras for Allgemein, a section's own locals.
     const extra = section ? ((await section.locals?.(ctx)) ?? {}) : tab === GENERAL && cfg.detailLocals ? await cfg.detailLocals(ctx) : {};
-    const form = section ? [] : await formWithChoices(scope, (locals.values ?? record ?? {}) as Record<string, unknown>);
+    const form = section ? [] : await formWithChoices(scope, (locals.values ?? record ?? {}) as Record<string, unknown>, record !== null);
     const locked = record ? cfg.lockedReason?.(record) ?? null : null;
     const canEdit = can(principal, 'edit', cfg.area) && !locked;
     await res.page('records/detail', {
@@ -191,9 +191,10 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   }
 
   /** The form's fields with the choices of data-backed selects; a stored value that is no longer offered stays. */
-  async function formWithChoices(scope: TenantScope, values: Record<string, unknown>) {
+  async function formWithChoices(scope: TenantScope, values: Record<string, unknown>, stored: boolean) {
     return Promise.all(cfg.form.map(async (f) => {
-      if (!f.choices) return f;
+      // A fixed list on a stored record is shown as text: its choices are not read.
+      if (!f.choices || (stored && f.fixed && f.multiple)) return f.choices ? { ...f, options: [] } : f;
       const options = await f.choices(scope);
       const current = values[f.name];
       if (typeof current === 'string' && current && !options.some((o) => o.value === current)) options.push({ value: current, label: current, raw: true });

@@ -3,6 +3,7 @@
 // store (a stock figure's `id` and `mandant`). Responses carry the spec's name and, for now, the old one too;
 // requests take either, so clients written against the old names keep working (docs/decisions.md, "Field
 // names of the API"). Pages keep the stored names: only the JSON API speaks the spec's.
+import type { TenantScope } from '../db/scope.js';
 import { HttpError } from '../http/errors.js';
 
 /** Spec name → stored field name. */
@@ -12,6 +13,11 @@ export interface ApiShape<R> {
   aliases?: ApiAliases;
   /** What a response adds or reshapes beyond the aliases (a stock figure's `id` and `mandant`). */
   present?(record: R, mandant: string): Record<string, unknown>;
+  /**
+   * What `GET /api/<resource>/{nr}` adds beyond the record, read from linked records (a collection's
+   * certificates with their characteristics, a delivery's link status); list rows stay light without it.
+   */
+  detail?(scope: TenantScope, record: R): Promise<Record<string, unknown>>;
 }
 
 /** A record as the API answers it: every stored field, plus the spec's name of each aliased one. */

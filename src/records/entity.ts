@@ -30,6 +30,13 @@ export interface FormField {
   autocomplete?: string;
   /** Chosen when the record is made and fixed afterwards (a proof's certificate): shown, not editable, on a stored record. */
   fixed?: boolean;
+  /** i18n key of the hint a fixed field shows on a stored record instead of `hint` (where it is changed instead). */
+  fixedHint?: string;
+  /**
+   * The value is a list (a collection's certificates): the create form's select chooses its first entry; fixed,
+   * the list is shown as text and sent back as it is.
+   */
+  multiple?: boolean;
   /** i18n key of the group (a fieldset with this legend) the field belongs to; see presenter.formGroups. */
   group?: string;
   /**
@@ -150,6 +157,8 @@ export interface DetailContext<T> {
   editScope: TenantScope;
   record: (T & Meta) | null;
   query: Record<string, unknown>;
+  /** The user's scope in another area (a collection's tab lists inbound deliveries: their locations decide). */
+  scopeFor(area: Area, action: 'view' | 'edit'): TenantScope;
 }
 
 /** What an entity's own routes use from the generic machinery, so they behave like its pages. */

@@ -20,7 +20,7 @@ import { guardsFor, requireActionPermission } from '../http/guards.js';
 import { mountListApi, mountListPage } from './list/routes.js';
 import { actorOf, tenantScope } from '../http/tenant.js';
 import { parseOr400 } from '../http/validate.js';
-import { can } from '../permissions/index.js';
+import { can, type Area } from '../permissions/index.js';
 import { withAuthors } from './authors.js';
 import { apiRecord, withAliases } from './api-names.js';
 import type { EntityConfig } from './entity.js';
@@ -147,10 +147,13 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     const section = cfg.sections?.find((x) => x.key === tab) ?? null;
     // One scope for the entity's locals and the form's choices, so what the one reads the other may reuse.
     const scope = scopeOf(res);
-    const ctx = { scope, editScope: scopeOf(res, 'edit'), record, query: req.query as Record<string, unknown> };
+    const ctx = {
+      scope, editScope: scopeOf(res, 'edit'), record, query: req.query as Record<string, unknown>,
+      scopeFor: (area: Area, action: 'view' | 'edit') => tenantScope(knex, res, area, action),
+    };
     // Only the chosen tab's data is read: the form and the type's extras for Allgemein, a section's own locals.
     const extra = section ? ((await section.locals?.(ctx)) ?? {}) : tab === GENERAL && cfg.detailLocals ? await cfg.detailLocals(ctx) : {};
-    const form = section ? [] : await formWithChoices(scope, (locals.values ?? record ?? {}) as Record<string, unknown>);
+    const form = section ? [] : await formWithChoices(scope, (locals.values ?? record ?? {}) as Record<string, unknown>, record !== null);
     const locked = record ? cfg.lockedReason?.(record) ?? null : null;
     const canEdit = can(principal, 'edit', cfg.area) && !locked;
     await res.page('records/detail', {
@@ -188,9 +191,10 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   }
 
   /** The form's fields with the choices of data-backed selects; a stored value that is no longer offered stays. */
-  async function formWithChoices(scope: TenantScope, values: Record<string, unknown>) {
+  async function formWithChoices(scope: TenantScope, values: Record<string, unknown>, stored: boolean) {
     return Promise.all(cfg.form.map(async (f) => {
-      if (!f.choices) return f;
+      // A fixed list on a stored record is shown as text: its choices are not read.
+      if (!f.choices || (stored && f.fixed && f.multiple)) return f.choices ? { ...f, options: [] } : f;
       const options = await f.choices(scope);
       const current = values[f.name];
       if (typeof current === 'string' && current && !options.some((o) => o.value === current)) options.push({ value: current, label: current, raw: true });
@@ -361,7 +365,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   // JSON API: read, create, update (version in the body or If-Match), delete (master data), versions.
   api.get(`/${cfg.resource}/:nr`, view, async (req, res) => {
     const { scope, record } = await load(res, apiNr(req.params.nr));
-    res.json({ success: true, data: answer(scope, record) });
+    res.json({ success: true, data: { ...answer(scope, record), ...(await cfg.api?.detail?.(scope, record)) } });
   });
 
   api.get(`/${cfg.resource}/:nr/versionen`, view, async (req, res) => {

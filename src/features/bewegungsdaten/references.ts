@@ -13,10 +13,11 @@ export const REFERENCES = {
 } as const;
 export type ReferenceField = keyof typeof REFERENCES;
 
-/** Tables of movement data and the references each holds. */
-const MOVEMENT_TABLES: { table: string; refs: ReferenceField[] }[] = [
+/** Tables of movement data and the references each holds (`columns`: where a table names one otherwise). */
+const MOVEMENT_TABLES: { table: string; refs: ReferenceField[]; columns?: Partial<Record<ReferenceField, string>> }[] = [
   { table: 'einlieferungen', refs: ['partnerNr', 'standortNr', 'produktNr'] },
   { table: 'ablieferungen', refs: ['partnerNr', 'standortNr', 'produktNr'] },
+  { table: 'abholungen', refs: ['standortNr', 'produktNr'], columns: { standortNr: 'lieferstelle_nr' } },
   { table: 'bestaende', refs: ['standortNr', 'produktNr'] },
   { table: 'nachweise', refs: ['standortNr', 'produktNr'] },
   { table: 'nachweisbescheinigungen', refs: ['standortNr', 'produktNr'] },
@@ -171,9 +172,9 @@ export async function lieferungMasterData(
 
 /** Does any movement data refer to this master record? (Then it may be deactivated but not deleted.) */
 export async function referencedByMovementData(scope: TenantScope, field: ReferenceField, nr: string): Promise<boolean> {
-  for (const { table, refs } of MOVEMENT_TABLES) {
+  for (const { table, refs, columns } of MOVEMENT_TABLES) {
     if (!refs.includes(field)) continue;
-    if (await scope.table(table).where(REFERENCES[field].column, nr).first(scope.knex.raw('1 as x'))) return true;
+    if (await scope.table(table).where(columns?.[field] ?? REFERENCES[field].column, nr).first(scope.knex.raw('1 as x'))) return true;
   }
   return false;
 }

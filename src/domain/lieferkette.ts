@@ -54,6 +54,16 @@ export function bioMenge(l: { menge: string; einheit: Einheit; biogehalt: string
   return umrechnen(ausMilli(bio), l.einheit, nach, BIOKOMPONENTE[l.gruppe]);
 }
 
+/**
+ * The product group of the certificates that can back a delivery or collection of `gruppe`: that of its bio
+ * component (BIOKOMPONENTE). A certificate is for the biofuel (FAME, ethanol, HVO, vegetable oil); a B7 diesel or
+ * an E10 petrol carries FAME or ethanol, so "the same product group" (certificates-and-balances.md section 3)
+ * means the bio component's group: a biodiesel certificate backs the 7 % of a B7 (docs/decisions.md).
+ */
+export function zertifikatGruppe(gruppe: Produktgruppe): Produktgruppe {
+  return BIOKOMPONENTE[gruppe];
+}
+
 /** Inbound link status from the delivery's collection and whether each of the collection's certificates is provisional. */
 export function verknuepfungStatus(abholungNr: string | null, vorlaeufig: readonly boolean[]): VerknuepfungStatus {
   if (!abholungNr) return 'nicht_verknuepft';

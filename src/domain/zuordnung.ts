@@ -5,12 +5,13 @@
 // SQL (zertifikatStatusSql), and the tests hold both against each other.
 //
 // Everything is measured in the delivery's unit. An assignment in the other unit (a certificate in kg for a
-// delivery in L) counts with its quantity converted and rounded to the thousandth, as the list sums convert
+// delivery in L) counts with its quantity converted with the density of the certificate's group (the delivery's
+// bio component, as bioMenge converts) and rounded to the thousandth, as the list sums convert
 // (src/domain/units.ts). Such a rounding can leave a thousandth of a unit that no certificate quantity hits
 // exactly; so that a delivery covered as far as the units allow counts as covered, each assignment in the other
 // unit forgives one thousandth (docs/decisions.md, "Certificates on outbound deliveries").
 import type { Produktgruppe } from './fuels.js';
-import { ausMilli, bioMenge, milli, zertifikatStatus, type ZertifikatStatus } from './lieferkette.js';
+import { ausMilli, bioMenge, milli, zertifikatGruppe, zertifikatStatus, type ZertifikatStatus } from './lieferkette.js';
 import { umrechnen, type Einheit } from './units.js';
 
 /** The delivery as the assignment rules see it. */
@@ -30,7 +31,7 @@ export interface Belegung {
 }
 
 /** A volume of a certificate in the delivery's unit (rounded to the thousandth). */
-export const inLieferEinheit = (l: ZuLieferung, volumen: string, einheit: Einheit): string => umrechnen(volumen, einheit, l.einheit, l.gruppe);
+export const inLieferEinheit = (l: ZuLieferung, volumen: string, einheit: Einheit): string => umrechnen(volumen, einheit, l.einheit, zertifikatGruppe(l.gruppe));
 
 /** The delivery's bio quantity in its own unit. */
 export const bioDerLieferung = (l: ZuLieferung): string => bioMenge({ menge: l.menge, einheit: l.einheit, biogehalt: l.biogehalt, gruppe: l.gruppe });
@@ -57,7 +58,7 @@ export function passt(l: ZuLieferung, belegt: readonly Belegung[], neu: { volume
  */
 export function hoechstens(l: ZuLieferung, belegt: readonly Belegung[], rest: string, einheit: Einheit): string {
   const open = offen(l, belegt);
-  let v = milli(umrechnen(open, l.einheit, einheit, l.gruppe));
+  let v = milli(umrechnen(open, l.einheit, einheit, zertifikatGruppe(l.gruppe)));
   // The conversion back may round up past what is open: step down a thousandth at a time (at most two steps,
   // since a thousandth of one unit is less than two of the other for every product group's density).
   while (v > 0n && milli(inLieferEinheit(l, ausMilli(v), einheit)) > milli(open)) v -= 1n;

@@ -18,7 +18,8 @@ import { setTenant } from '../db/rls.js';
 import { DEMO_DATA, normal, type Meta, type VersionedStore } from '../db/versioned.js';
 import type { Produktgruppe } from '../domain/fuels.js';
 import { nachweisAblaufAus } from '../domain/gesetzeswerte.js';
-import { ausMilli, bioMenge, milli } from '../domain/lieferkette.js';
+import { ausMilli, milli, zertifikatGruppe } from '../domain/lieferkette.js';
+import { hoechstens, type Belegung } from '../domain/zuordnung.js';
 import type { Einheit } from '../domain/units.js';
 import * as gesetzeswerte from '../features/gesetzeswerte/repo.js';
 import { abholungStore } from '../features/abholungen/store.js';
@@ -29,7 +30,6 @@ import { merkmaleAus, nbStore } from '../features/nachweisbescheinigungen/config
 import { insertChunked } from './bewegungsdaten.js';
 
 type Row = Record<string, unknown>;
-const BIO = ['biodiesel', 'bioethanol', 'hvo', 'pflanzenoel'];
 /** At most this many collections and assignments per tenant: two pages of each list, and many deliveries left without. */
 const MAX_ABHOLUNGEN = 16;
 const MAX_ZUORDNUNGEN = 24;
@@ -77,8 +77,14 @@ async function seedTenant(trx: Knex.Transaction, mandant: string, heute: string,
   const produktNamen = new Map((await trx('produkte').where({ mandant }).select('nr', 'name')).map((p: Row) => [String(p.nr), String(p.name)]));
 
   const lieferungen = async (table: string): Promise<Delivery[]> =>
-    (await trx(table).where({ mandant, storniert: false }).whereIn('produktgruppe', BIO).orderBy('datum').orderBy('nr'))
+    // Only what carries a bio component can be backed by certificates (a B7 by biodiesel ones).
+    (await trx(table).where({ mandant, storniert: false }).where((q) => q.whereNull('biogehalt').orWhere('biogehalt', '>', 0)).orderBy('datum').orderBy('nr'))
       .map((row: Row) => ({ row, nr: String(row.nr), datum: isoDay(row.datum), key: key(row.standort_nr, row.produktgruppe) }));
+  /** The certificates that may back deliveries of a key (location and group): those of its bio component's group. */
+  const zertifikateFuer = (k: string) => {
+    const [standort, gruppe] = k.split('|');
+    return zertifikateNach.get(key(standort, zertifikatGruppe(gruppe as Produktgruppe))) ?? [];
+  };
   const ein = await lieferungen('einlieferungen');
   const ab = await lieferungen('ablieferungen');
 
@@ -92,9 +98,11 @@ async function seedTenant(trx: Knex.Transaction, mandant: string, heute: string,
   for (const d of ein) einNach.set(d.key, [...(einNach.get(d.key) ?? []), d]);
   let seq = 0;
   let alterBestand = false;
-  for (const [k, deliveries] of [...einNach.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-    const certs = zertifikateNach.get(k);
-    if (!certs?.length) continue;
+  // Groups whose certificates include a provisional one first, so that each tenant shows that status.
+  const mitVorlaeufigem = (k: string) => (zertifikateFuer(k).some((n) => n.vorlaeufig) ? 0 : 1);
+  for (const [k, deliveries] of [...einNach.entries()].sort(([a], [b]) => mitVorlaeufigem(a) - mitVorlaeufigem(b) || a.localeCompare(b))) {
+    const certs = zertifikateFuer(k);
+    if (!certs.length) continue;
     const offen = certs.filter((n) => n.vorlaeufig);
     const abgelaufen = certs.filter((n) => n.zeitraumBis && ablauf(isoDay(n.zeitraumBis)) < heute);
     let pos = 0;
@@ -112,19 +120,41 @@ async function seedTenant(trx: Knex.Transaction, mandant: string, heute: string,
       if (!gewaehlt.length) continue;
       const nr = `AH-${String(10_001 + seq++)}`;
       const erste = gewaehlt[0];
+      const produkt = String(batch[0].row.produkt_nr);
       const summe = batch.reduce((s, d) => s + milli(String(d.row.menge)), 0n);
       const einheit = String(batch[0].row.einheit);
       const lieferdatum = new Date(ms(batch[0].datum) - 86_400_000).toISOString().slice(0, 10);
       abholungen.push({
         mandant, nr, bilanzierung_nr: `BIL-${lieferdatum.slice(0, 7)}-${String(seq).padStart(3, '0')}`, lieferdatum,
-        lieferstelle_nr: batch[0].row.standort_nr, lieferant: erste.lieferant ?? null, ablieferung_nr: null, produkt_nr: erste.produktNr,
-        produktgruppe: erste.produktgruppe, abgang_produkt: produktNamen.get(erste.produktNr) ?? null, produkttyp: 'Biokraftstoff',
+        lieferstelle_nr: batch[0].row.standort_nr, lieferant: erste.lieferant ?? null, ablieferung_nr: null, produkt_nr: produkt,
+        produktgruppe: batch[0].row.produktgruppe, abgang_produkt: produktNamen.get(produkt) ?? null,
+        produkttyp: Number(batch[0].row.biogehalt ?? 100) < 100 ? 'Mischkraftstoff' : 'Biokraftstoff',
         kraftstoffmenge: scale3(summe), menge: scale3(summe), volumen: scale3(summe), einheit,
-        anteil: '100', biogehalt: erste.biogehalt ?? '100', nachweise: JSON.stringify(gewaehlt.map((n) => n.nr)), kommentar: null, storniert: false,
+        anteil: '100', biogehalt: batch[0].row.biogehalt ?? '100', nachweise: JSON.stringify(gewaehlt.map((n) => n.nr)), kommentar: null, storniert: false,
         version: 1, created_at: danach(lieferdatum, 0, -1440), updated_at: danach(lieferdatum, 0, -1440), updated_by: null,
       });
       for (const n of gewaehlt) abholungNachweise.push({ mandant, abholung_nr: nr, nachweis_nr: n.nr });
       for (const d of batch) links.push({ ein: d, abholungNr: nr });
+    }
+  }
+  // A tenant whose provisional certificates came with no inbound delivery still shows a provisional link: the
+  // newest collection's certificate was received provisional (its versions say so from the first).
+  const zertifikatNach = new Map(zertifikate.map((n) => [n.nr, n]));
+  if (!abholungNachweise.some((an) => zertifikatNach.get(String(an.nachweis_nr))?.vorlaeufig)) {
+    const neueste = [...abholungen].sort((a, b) => String(b.lieferdatum).localeCompare(String(a.lieferdatum)))[0];
+    const n = neueste && zertifikatNach.get(JSON.parse(String(neueste.nachweise))[0]);
+    if (n) {
+      const zusatzinfo = 'Vorläufiger Nachweis: endgültiger PoS des Lieferanten angefordert.';
+      n.vorlaeufig = true;
+      await trx('nachweise').where({ mandant, nr: n.nr }).update({ vorlaeufig: true, zusatzinfo });
+      await trx('nachweise_versionen').where({ mandant, nr: n.nr }).update({
+        data: trx.raw(`jsonb_set(jsonb_set(data, '{vorlaeufig}', 'true'), '{zusatzinfo}', to_jsonb(?::text))`, [zusatzinfo]),
+      });
+      // Version 1 entered them: its changes say so.
+      await trx('nachweise_versionen').where({ mandant, nr: n.nr, version: 1 }).update({
+        changes: trx.raw(`(select jsonb_agg(case when c->>'field' = 'vorlaeufig' then jsonb_set(c, '{after}', 'true') else c end) from jsonb_array_elements(changes) c)
+          || jsonb_build_array(jsonb_build_object('field', 'zusatzinfo', 'before', null, 'after', ?::text))`, [zusatzinfo]),
+      });
     }
   }
   const gespeichert = (await trx('abholungen').insert(abholungen).returning('*')).map((r: Row) => abholungStore.fromRow(r));
@@ -150,20 +180,19 @@ async function seedTenant(trx: Knex.Transaction, mandant: string, heute: string,
   let nbNummer = erste;
   for (const d of ab) {
     if (nbs.length >= MAX_ZUORDNUNGEN) break;
-    const certs = (zertifikateNach.get(d.key) ?? []).filter(nutzbar);
+    const certs = zertifikateFuer(d.key).filter(nutzbar);
     if (!certs.length) continue;
     const art = muster++ % 4;
     if (art === 3) continue;
     const kandidaten = art === 2 ? [...certs.filter((n) => n.vorlaeufig), ...certs.filter((n) => !n.vorlaeufig)] : certs.filter((n) => !n.vorlaeufig);
-    let gedecktAnteil = 0n; // thousandths of the bio quantity covered, across units
+    // The delivery as the assignment rules see it (src/domain/zuordnung.ts); a partial cover stops at 60 %.
+    const voll = { menge: String(d.row.menge), einheit: d.row.einheit as Einheit, biogehalt: d.row.biogehalt == null ? null : String(d.row.biogehalt), gruppe: d.row.produktgruppe as Produktgruppe };
+    const lieferung = art === 1 ? { ...voll, menge: ausMilli((milli(voll.menge) * 6n) / 10n) } : voll;
+    const belegt: Belegung[] = [];
     for (const n of kandidaten) {
-      const bio = milli(bioMenge({ menge: String(d.row.menge), einheit: d.row.einheit as Einheit, biogehalt: d.row.biogehalt == null ? null : String(d.row.biogehalt), gruppe: d.row.produktgruppe as Produktgruppe }, n.einheit as Einheit));
-      const ziel = art === 1 ? (bio * 6n) / 10n : bio;
-      const offen = ziel - (gedecktAnteil * bio) / 1000n;
-      const verfuegbar = rest.get(n.nr)!;
-      if (offen <= 0n || verfuegbar <= 0n) continue;
-      const volumen = offen < verfuegbar ? offen : verfuegbar;
-      gedecktAnteil += (volumen * 1000n) / bio;
+      const volumen = milli(hoechstens(lieferung, belegt, ausMilli(rest.get(n.nr)!), n.einheit as Einheit));
+      if (volumen <= 0n) continue;
+      belegt.push({ volumen: ausMilli(volumen), einheit: n.einheit as Einheit });
       const vorher = rest.get(n.nr)!;
       rest.set(n.nr, vorher - volumen);
       const at = danach(d.datum, new Date(Math.max(new Date(d.row.updated_at as string).getTime(), zuletzt.get(n.nr)!)).toISOString(), nbs.length);
@@ -180,7 +209,7 @@ async function seedTenant(trx: Knex.Transaction, mandant: string, heute: string,
       const v = version.get(n.nr)! + 1;
       version.set(n.nr, v);
       zertifikatVersionen.push({ nr: n.nr, version: v, at, before: scale3(vorher), after: scale3(vorher - volumen) });
-      if (gedecktAnteil >= 1000n) break;
+      if (nbs.length >= MAX_ZUORDNUNGEN * 2) break;
     }
   }
 

@@ -41,11 +41,13 @@ export const verknuepfungBadge = (s: VerknuepfungStatus) => ({ label: label(s), 
 export const einlieferungListExtras: LieferungListExtras = {
   columns: [
     {
-      key: 'verknuepfungStatus', label: 'einlieferungen:fields.verknuepfungStatus',
+      key: 'verknuepfungStatus', label: 'einlieferungen:fields.verknuepfungStatus', csvOnly: true,
       badge: (r: Lieferung & Meta) => verknuepfungBadge(r.verknuepfungStatus as VerknuepfungStatus),
     },
     { key: 'abholungNr', label: 'einlieferungen:fields.abholungNr', csvOnly: true },
   ],
+  // On the page under the delivery's status: the list has no room for a column of its own at 1366 px.
+  statusBadge: (r) => verknuepfungBadge(r.verknuepfungStatus as VerknuepfungStatus),
   filters: [{
     key: 'verknuepfungStatus', label: 'einlieferungen:fields.verknuepfungStatus', kind: 'select', sql: 'd.abholung_nr',
     options: VERKNUEPFUNG_STATUS.map((s) => ({ value: s, label: label(s) })),

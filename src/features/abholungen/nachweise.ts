@@ -5,6 +5,8 @@
 // tenant's or location's certificate is simply unknown), is not cancelled and is of the collection's product
 // group. Certificates already on the collection are not checked again on every edit (a later cancellation of
 // one must not block correcting a date), unless the collection's group changes: then all must fit.
+import type { Produktgruppe } from '../../domain/fuels.js';
+import { zertifikatGruppe } from '../../domain/lieferkette.js';
 import type { TenantScope } from '../../db/scope.js';
 import type { Meta } from '../../db/versioned.js';
 import type { FieldError } from '../../errors.js';
@@ -26,7 +28,7 @@ export async function pruefeNachweise(tx: TenantScope, nachweise: readonly strin
     const row = byNr.get(nr);
     if (!row || !tx.allowsStandort(String(row.standort_nr))) errors.push({ field: 'nachweise', message: 'abholungen:errors.nachweisUnbekannt', params: { nr } });
     else if (row.storniert) errors.push({ field: 'nachweise', message: 'abholungen:errors.nachweisStorniert', params: { nr } });
-    else if (row.produktgruppe !== produktgruppe) errors.push({ field: 'nachweise', message: 'abholungen:errors.nachweisGruppe', params: { nr, gruppe: row.produktgruppe } });
+    else if (row.produktgruppe !== zertifikatGruppe(produktgruppe as Produktgruppe)) errors.push({ field: 'nachweise', message: 'abholungen:errors.nachweisGruppe', params: { nr, gruppe: row.produktgruppe } });
   }
   return errors;
 }
@@ -94,7 +96,7 @@ const label = (r: Record<string, unknown>) => `${r.nr} (${mengeAusMilli(mengeMil
  */
 export async function nachweisChoices(scope: TenantScope, opts: { produktgruppe?: string; ohne?: readonly string[] } = {}): Promise<ChoiceOptions> {
   const q = scope.atStandorte(scope.table('nachweise').where('storniert', false), 'standort_nr');
-  if (opts.produktgruppe) q.where('produktgruppe', opts.produktgruppe);
+  if (opts.produktgruppe) q.where('produktgruppe', zertifikatGruppe(opts.produktgruppe as Produktgruppe));
   if (opts.ohne?.length) q.whereNotIn('nr', opts.ohne as string[]);
   const rows = (await q.orderBy('ausstellungsdatum', 'desc').orderBy('nr').limit(500).select('nr', 'menge', 'einheit')) as Record<string, unknown>[];
   return rows.map((r) => ({ value: String(r.nr), label: label(r), raw: true }));

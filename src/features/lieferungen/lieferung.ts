@@ -43,6 +43,8 @@ export interface LieferungSpec {
 export interface LieferungListExtras {
   /** Added after the status column. */
   columns: ListColumn<Lieferung & Meta>[];
+  /** A second badge in the status column on the page (the computed status; the exports have it as a column of its own). */
+  statusBadge?: ListColumn<Lieferung & Meta>['alsoBadge'];
   /** Added after the status filter. */
   filters: ListFilter[];
   /** SQL select fragments over the list's alias `d` that give each row the columns' values, e.g. `(case … end) as verknuepfung_status`. */
@@ -200,6 +202,7 @@ function lieferungList(spec: LieferungSpec, store: VersionedStore<Lieferung>): L
       {
         key: 'status', label: 'bewegungsdaten:fields.status', sql: `${T}.status`, notNull: true, pageOnly: true,
         badge: (r) => (r.storniert ? { label: 'bewegungsdaten:storniert', variant: 'error' } : { label: `bewegungsdaten:status.${r.status}`, variant: STATUS_BADGE[r.status as Lieferstatus] ?? 'neutral' }),
+        alsoBadge: extras?.statusBadge,
       },
       ...(extras?.columns ?? []),
       { key: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', csvOnly: true, badge: (r) => ({ label: `produkte:gruppen.${r.produktgruppe}`, variant: 'info' }) },

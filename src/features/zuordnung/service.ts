@@ -19,7 +19,8 @@ import { nextNumber } from '../../db/numbers.js';
 import type { TenantScope } from '../../db/scope.js';
 import type { Meta } from '../../db/versioned.js';
 import { nachweisAblaufAus } from '../../domain/gesetzeswerte.js';
-import { ausMilli, milli, type ZertifikatStatus } from '../../domain/lieferkette.js';
+import type { Produktgruppe } from '../../domain/fuels.js';
+import { ausMilli, milli, zertifikatGruppe, type ZertifikatStatus } from '../../domain/lieferkette.js';
 import type { Einheit } from '../../domain/units.js';
 import { anteil, bioDerLieferung, gedeckt, hoechstens, lieferungZertifikatStatus, offen, type Belegung } from '../../domain/zuordnung.js';
 import { ProblemError, notFound } from '../../errors.js';
@@ -111,7 +112,7 @@ export function zuordnen(scope: TenantScope, actor: Actor, ablieferungNr: string
     const params = { nr: n.nr };
     if (n.storniert) throw problem('conflict', 'NACHWEIS_STORNIERT', 'zuordnung:errors.nachweisStorniert', params);
     if (!n.nachhaltig) throw problem('invalid', 'NICHT_NACHHALTIG', 'zuordnung:errors.nichtNachhaltig', params);
-    if (n.produktgruppe !== l.produktgruppe) {
+    if (n.produktgruppe !== zertifikatGruppe(l.produktgruppe as Produktgruppe)) {
       throw problem('invalid', 'ANDERE_PRODUKTGRUPPE', 'zuordnung:errors.andereGruppe', { ...params, gruppe: n.produktgruppe, lieferGruppe: l.produktgruppe });
     }
     if (n.standortNr !== l.standortNr) throw problem('invalid', 'ANDERER_STANDORT', 'zuordnung:errors.andererStandort', { ...params, standort: n.standortNr, lieferStandort: l.standortNr });
@@ -240,7 +241,7 @@ export function uebersicht(scope: TenantScope, l: Ablieferung, heute = heuteInDe
     // are past it whatever the law's day; the exact day is checked below.
     const seit = `${Number(heute.slice(0, 4)) - 1}-01-01`;
     const kandidaten = await tx.atStandorte(tx.table('nachweise', 'n'), 'n.standort_nr')
-      .where({ 'n.standort_nr': l.standortNr, 'n.produktgruppe': l.produktgruppe, 'n.storniert': false, 'n.nachhaltig': true, 'n.mit_rest': true })
+      .where({ 'n.standort_nr': l.standortNr, 'n.produktgruppe': zertifikatGruppe(l.produktgruppe as Produktgruppe), 'n.storniert': false, 'n.nachhaltig': true, 'n.mit_rest': true })
       .whereNotExists(auf)
       .whereRaw('coalesce(n.zeitraum_bis, n.ausstellungsdatum) >= ?', [seit])
       .orderByRaw('n.lieferung_von asc nulls last, n.nr asc')

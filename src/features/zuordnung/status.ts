@@ -18,7 +18,8 @@ const LIVE = `from nachweisbescheinigungen b where b.mandant = ${D}.mandant and 
 
 /** An assignment's volume in the delivery's unit. */
 const volumenInLieferEinheit = (() => {
-  const cols = { menge: 'b.volumen', einheit: 'b.einheit', gruppe: `${D}.produktgruppe` };
+  // Converted with the density of the certificate's group (the delivery's bio component), as the rule does.
+  const cols = { menge: 'b.volumen', einheit: 'b.einheit', gruppe: 'b.produktgruppe' };
   return `(case when ${D}.einheit = 'kg' then ${inEinheitSql('kg', cols)} else ${inEinheitSql('L', cols)} end)`;
 })();
 
@@ -44,8 +45,14 @@ export const zertifikatStatusListe: LieferungListExtras = {
   columns: [{
     key: 'zertifikatStatus',
     label: 'zuordnung:fields.zertifikatStatus',
+    csvOnly: true,
     badge: (r) => statusBadge((r.zertifikatStatus as ZertifikatStatus) ?? 'keine'),
   }],
+  // On the page under the delivery's status: the list has no room for a column of its own at 1366 px.
+  statusBadge: (r) => {
+    const s = (r.zertifikatStatus as ZertifikatStatus) ?? 'keine';
+    return { label: `zuordnung:statusListe.${s}`, variant: VARIANT[s] };
+  },
   filters: [{
     key: 'zertifikatStatus',
     label: 'zuordnung:fields.zertifikatStatus',

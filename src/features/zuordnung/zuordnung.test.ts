@@ -120,6 +120,24 @@ describe('assigning certificates to an outbound delivery', () => {
     for (const v of u.verfuegbar) expect(v).toMatchObject({ einheit: expect.any(String) });
   });
 
+  it('backs a blend by certificates of its bio component: 10,000 L of B7 take 700 L of a FAME certificate, and no more', async () => {
+    const n = await zertifikat();
+    const a = await lieferung({ produktNr: 'P001' }); // Diesel B7: group diesel, 7 % FAME
+    const u = await uebersicht(a);
+    expect(u.bioMenge).toBe('700.000');
+    expect(u.verfuegbar.find((v: { nachweisNr: string }) => v.nachweisNr === n)).toMatchObject({ vorschlag: '700.000' });
+    expect((await zuordnen(a, { nachweisNr: n, volumen: '700.001' })).body.code).toBe('MEHR_ALS_BIOMENGE');
+    const ok = await zuordnen(a, { nachweisNr: n, volumen: '700' });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    expect(ok.body.data).toMatchObject({ anteil: '100.00' });
+    expect((await uebersicht(a)).zertifikatStatus).toBe('mit_endgueltigen');
+    // A petrol blend is backed by ethanol, not by FAME.
+    const e10 = await lieferung({ produktNr: 'P009' });
+    const falsch = await zuordnen(e10, { nachweisNr: n, volumen: '100' });
+    expect(falsch.status).toBe(400);
+    expect(falsch.body.errors[0]).toMatchObject({ field: 'nachweisNr' });
+  });
+
   it('refuses what the rules forbid with a clear text in German and English, changing nothing', async () => {
     const n = await zertifikat({ menge: '2000' });
     const a = await lieferung();

@@ -53,6 +53,11 @@ export interface ListColumn<R> {
   /** A status badge instead of text: i18n key and variant. */
   badge?: (row: R) => { label: string; variant: 'neutral' | 'info' | 'success' | 'warning' | 'error' };
   /**
+   * A second badge under the first, on the page only (a delivery's link status under its status), so a status
+   * computed from linked records costs no column of its own where the page is narrow; exports keep it as a column.
+   */
+  alsoBadge?: (row: R) => { label: string; variant: 'neutral' | 'info' | 'success' | 'warning' | 'error' } | null;
+  /**
    * Left out of the page table (and the PDF, which prints what the page shows) but kept in the spreadsheet
    * exports, CSV and XLSX; or the other way round.
    */
@@ -565,6 +570,7 @@ export function listView<R, S extends ListSource>(
       sortable: Boolean(c.sql),
       href: c.href ? (r: R) => c.href!(r, lang) : undefined,
       badge: c.badge ? (r: R) => ({ ...c.badge!(r), label: t(c.badge!(r).label) }) : undefined,
+      alsoBadge: c.alsoBadge ? (r: R) => { const b = c.alsoBadge!(r); return b ? { ...b, label: t(b.label) } : null; } : undefined,
       source: c,
     }));
   return {

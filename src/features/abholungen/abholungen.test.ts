@@ -208,7 +208,7 @@ describe('Abholungen: create with certificates', () => {
       [{ nachweise: ['GIBT-ES-NICHT'] }, 'nachweise', 'Das Zertifikat GIBT-ES-NICHT gibt es an Ihren Standorten nicht.'],
       [{ nachweise: [nordZert] }, 'nachweise', `Das Zertifikat ${nordZert} gibt es an Ihren Standorten nicht.`],
       [{ nachweise: [storniert] }, 'nachweise', `Das Zertifikat ${storniert} ist storniert.`],
-      [{ nachweise: [hvo] }, 'nachweise', `Das Zertifikat ${hvo} gehört zur Produktgruppe hvo, nicht zu der der Abholung.`],
+      [{ nachweise: [hvo] }, 'nachweise', `Das Zertifikat ${hvo} gehört zur Produktgruppe hvo, nicht zu der des Bioanteils der Abholung.`],
       [{ nachweise: [ok, ok] }, 'nachweise', `Das Zertifikat ${ok} ist schon bei dieser Abholung.`],
       [{ nachweise: [{ nr: ok }] }, 'nachweise'],
       [{ nachweise: 'a,b' }, 'nachweise'],

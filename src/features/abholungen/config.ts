@@ -13,7 +13,8 @@
 import { z } from 'zod';
 import type { TenantScope } from '../../db/scope.js';
 import type { Meta } from '../../db/versioned.js';
-import { PRODUKTGRUPPEN } from '../../domain/fuels.js';
+import { PRODUKTGRUPPEN, type Produktgruppe } from '../../domain/fuels.js';
+import { zertifikatGruppe } from '../../domain/lieferkette.js';
 import { EINHEITEN, inEinheitSql } from '../../domain/units.js';
 import { ProblemError, conflict, invalid, type FieldError } from '../../errors.js';
 import { stornoAction } from '../../records/actions.js';
@@ -237,7 +238,8 @@ const nachweiseTab: RecordSection<Abholung> = {
     const a = record!;
     const nachweise = await nachweiseDerAbholung(scope, a.nachweise ?? []);
     const offen = !a.storniert && editScope.allowsStandort(a.lieferstelleNr);
-    return { nachweise, nachweisAuswahl: offen ? await nachweisChoices(editScope, { produktgruppe: a.produktgruppe, ohne: a.nachweise ?? [] }) : [] };
+    // Certificates of the bio component's group (a B7 collection carries biodiesel ones).
+    return { nachweise, zertifikatGruppe: zertifikatGruppe(a.produktgruppe as Produktgruppe), nachweisAuswahl: offen ? await nachweisChoices(editScope, { produktgruppe: a.produktgruppe, ohne: a.nachweise ?? [] }) : [] };
   },
 };
 

@@ -26,6 +26,20 @@ export function formErrors(err: unknown, req: Request): Record<string, string> |
 }
 
 /**
+ * A change refused for a reason the user can act on (any 4xx: a mistake, a conflict with the current state) as
+ * a tab's own form shows it: its status and `{ field: translated message }` (`_` when no field is named, with
+ * the error's parameters). Anything else (a 5xx, an unknown error) is thrown on to the error handler.
+ */
+export function refusedForm(err: unknown, req: Request): { status: number; errors: Record<string, string> } {
+  const known = httpErrorOf(err);
+  if (!known || known.status >= 500) throw err;
+  const errors: Record<string, string> = {};
+  for (const e of known.errors) errors[e.field] ??= req.t(e.message, e.params ?? {});
+  if (!Object.keys(errors).length) errors._ = req.t(known.messageKey, known.params ?? {});
+  return { status: known.status, errors };
+}
+
+/**
  * The plain-HTML save: `save` stores and returns where to go next; the page then says "Gespeichert." there.
  * A user's mistake (400) shows the form again with each field's error via `again`; anything else travels on to
  * the error handler.

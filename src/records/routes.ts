@@ -15,7 +15,7 @@ import type { Meta, VersionInfo } from '../db/versioned.js';
 import { requireApiPermission } from '../http/api.js';
 import { HttpError, httpErrorOf } from '../http/errors.js';
 import { recordNr } from './fields.js';
-import { formErrors, parseForm, submitForm } from '../http/forms.js';
+import { formErrors, parseForm, refusedForm, submitForm } from '../http/forms.js';
 import { guardsFor, requireActionPermission } from '../http/guards.js';
 import { mountListApi, mountListPage } from './list/routes.js';
 import { actorOf, tenantScope } from '../http/tenant.js';
@@ -305,10 +305,8 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
         const known = httpErrorOf(err);
         if (!known || known.status >= 500) throw err;
         if (action.section) {
-          const errors: Record<string, string> = {};
-          for (const e of known.errors) errors[e.field] ??= req.t(e.message, e.params ?? {});
-          if (!Object.keys(errors).length) errors._ = req.t(known.messageKey, known.params ?? {});
-          res.status(known.status);
+          const { status, errors } = refusedForm(err, req);
+          res.status(status);
           return await showDetail(req, res, (await load(res, record.nr)).record, { tab: action.section, actionForm: { name: action.name, errors, values: req.body ?? {} } });
         }
         res.flash('error', known.errors[0]?.message ?? known.messageKey);

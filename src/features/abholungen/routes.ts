@@ -11,7 +11,8 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Meta } from '../../db/versioned.js';
 import { requireApiPermission } from '../../http/api.js';
-import { HttpError, httpErrorOf } from '../../http/errors.js';
+import { HttpError } from '../../http/errors.js';
+import { refusedForm } from '../../http/forms.js';
 import { guardsFor, requireActionPermission } from '../../http/guards.js';
 import { actorOf, tenantScope } from '../../http/tenant.js';
 import { parseOr400 } from '../../http/validate.js';
@@ -52,12 +53,8 @@ async function tabAction(req: Request, res: Response, opts: { tab: string; form:
   try {
     await opts.run();
   } catch (err) {
-    const known = httpErrorOf(err);
-    if (!known || known.status >= 500) throw err;
-    const errors: Record<string, string> = {};
-    for (const e of known.errors) errors[e.field] ??= req.t(e.message, e.params ?? {});
-    if (!Object.keys(errors).length) errors._ = req.t(known.messageKey, known.params ?? {});
-    res.status(known.status);
+    const { status, errors } = refusedForm(err, req);
+    res.status(status);
     return opts.again({ tab: opts.tab, actionForm: { name: opts.form, errors, values: req.body ?? {} } });
   }
   res.flash('success', opts.flash);

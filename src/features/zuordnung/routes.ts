@@ -11,7 +11,7 @@ import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import type { TenantScope } from '../../db/scope.js';
 import { requireApiPermission } from '../../http/api.js';
-import { httpErrorOf } from '../../http/errors.js';
+import { refusedForm } from '../../http/forms.js';
 import { guardsFor, requireActionPermission } from '../../http/guards.js';
 import { actorOf } from '../../http/tenant.js';
 import { parseOr400 } from '../../http/validate.js';
@@ -51,12 +51,8 @@ export function zuordnungRoutes(_knex: Knex, kit: EntityKit<Lieferung>): { pages
       res.flash('success', flash);
       res.redirect(tabHref(res, record.nr));
     } catch (err) {
-      const known = httpErrorOf(err);
-      if (!known || known.status >= 500) throw err;
-      const errors: Record<string, string> = {};
-      for (const e of known.errors) errors[e.field] ??= req.t(e.message, e.params ?? {});
-      if (!Object.keys(errors).length) errors._ = req.t(known.messageKey, known.params ?? {});
-      res.status(known.status);
+      const { status, errors } = refusedForm(err, req);
+      res.status(status);
       await kit.renderDetail(req, res, (await kit.load(res, record.nr)).record, { tab: TAB, zuordnungForm: { ...form, errors } });
     }
   }

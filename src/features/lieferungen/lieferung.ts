@@ -202,7 +202,8 @@ function lieferungList(spec: LieferungSpec, store: VersionedStore<Lieferung>): L
       {
         key: 'status', label: 'bewegungsdaten:fields.status', sql: `${T}.status`, notNull: true, pageOnly: true,
         badge: (r) => (r.storniert ? { label: 'bewegungsdaten:storniert', variant: 'error' } : { label: `bewegungsdaten:status.${r.status}`, variant: STATUS_BADGE[r.status as Lieferstatus] ?? 'neutral' }),
-        alsoBadge: extras?.statusBadge,
+        // A cancelled delivery says only that: it counts nowhere, whatever it was linked to.
+        alsoBadge: extras?.statusBadge && ((r) => (r.storniert ? null : extras.statusBadge!(r))),
       },
       ...(extras?.columns ?? []),
       { key: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', csvOnly: true, badge: (r) => ({ label: `produkte:gruppen.${r.produktgruppe}`, variant: 'info' }) },

@@ -233,15 +233,17 @@ function lieferungList(spec: LieferungSpec, store: VersionedStore<Lieferung>): L
     search: [`${T}.nr`, `${T}.contract_number`, `${T}.vehicle_name`],
     defaultSort: { key: names.datum, dir: 'desc' },
     tieBreaker: `${T}.nr`,
-    query: (scope) => scope.atStandorte(scope.table(resource, T).select(`${T}.*`, ...(extras?.select ?? []).map((x) => scope.knex.raw(x))), `${T}.standort_nr`),
-    // Names as the delivery saw them: from the version it refers to (joined to the page's rows only).
+    query: (scope) => scope.atStandorte(scope.table(resource, T).select(`${T}.*`), `${T}.standort_nr`),
+    // Names as the delivery saw them: from the version it refers to (joined to the page's rows only), and the
+    // statuses computed from linked records.
     joined: {
       alias: T,
       add: (scope, qb) => {
         for (const [table, v, ref] of [['tauschpartner_versionen', 'pv', 'partner'], ['standorte_versionen', 'sv', 'standort'], ['produkte_versionen', 'prv', 'produkt']]) {
           qb = scope.leftJoin(qb, table, v, (j) => j.on(`${v}.nr`, `${T}.${ref}_nr`).andOn(`${v}.version`, `${T}.${ref}_version`));
         }
-        return qb.select(scope.knex.raw("pv.data->>'name' as partner_name, sv.data->>'name' as standort_name, prv.data->>'name' as produkt_name"));
+        // The computed statuses too (listExtras.select): for the rows shown, never for those OFFSET skips.
+        return qb.select(scope.knex.raw("pv.data->>'name' as partner_name, sv.data->>'name' as standort_name, prv.data->>'name' as produkt_name"), ...(extras?.select ?? []).map((x) => scope.knex.raw(x)));
       },
     },
     countsFollow: [resource, ...(extras?.follows ?? [])],

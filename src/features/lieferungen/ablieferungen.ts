@@ -19,4 +19,6 @@ export const ablieferungConfig: EntityConfig<Lieferung> = {
   sections: [...(base.sections ?? []), nachweiseTab],
   detailLocals: async ({ scope, record }) => (record ? { headSection: '../zuordnung/status', zertifikatStand: await stand(scope, record as Ablieferung) } : {}),
   extraRoutes: zuordnungRoutes,
+  // GET of one Ablieferung carries its certificate status (the list rows carry it from the list's SQL).
+  api: { detail: async (scope, a) => ({ zertifikatStatus: (await stand(scope, a as Ablieferung)).zertifikatStatus }) },
 };

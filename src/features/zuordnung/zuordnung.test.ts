@@ -311,6 +311,8 @@ describe('the delivery certificate status', () => {
       );
       expect(rule).toBe(expected[nr]);
       expect(u.zertifikatStatus).toBe(expected[nr]);
+      // The record itself carries it too (the contract's status field on records).
+      expect((await request(t.app).get(`/api/ablieferungen/${nr}`).set(zuord)).body.data.zertifikatStatus).toBe(expected[nr]);
     }
     for (const status of ['keine', 'ohne_endgueltige', 'mit_endgueltigen']) {
       const filtered = await request(t.app).get(`/api/ablieferungen?q=ZS-&zertifikatStatus=${status}`).set(zuord);

@@ -124,6 +124,34 @@ describe('importing deliveries with an import code', () => {
     expect(await delivery('EL-2025-0006')).toBeUndefined();
   });
 
+  it('keeps an outbound delivery holding certificates as they were checked against: its bio quantity not below what is covered', async () => {
+    const admin = await auth();
+    const zert = await request(t.app).post('/api/nachweise').set(admin).send({
+      nr: 'IMP-N-1', ausstellungsdatum: '2026-03-02', zeitraumVon: '2026-01-01', zeitraumBis: '2026-03-31', zertifizierungssystem: 'ISCC EU', schema: 'massenbilanz',
+      redIIKonform: true, standortNr: '1001', produktNr: 'P013', menge: '10000', einheit: 'L', lieferungVon: '2026-02-01', lieferungBis: '2026-02-15',
+      rohstoff: 'altspeiseoel', herkunftsland: 'DE', abfall: true, nachhaltig: true, anlageInbetriebnahme: '2019-05-01',
+      eec: '0', el: '0', ep: '6.5', etd: '3.5', eu: '0', esca: '0', eccs: '0', eccr: '0', gesamtStandardwert: '10',
+    });
+    expect(zert.status, JSON.stringify(zert.body)).toBe(201);
+    // Diesel B7, 10,000 L: 700 L bio, 600 L of them covered.
+    const header = 'Belegnummer;Lieferdatum;Kunde;Standort;Produkt;Menge;Einheit;Bioanteil %;Vertrag;Incoterm;Fahrzeug;Bemerkung';
+    const first = await previewApi(csv([header, 'IMP-AL-1;20.11.2026;TP001;1001;P001;10.000;Liter;7;;;;']), { typ: 'ablieferungen' });
+    expect((await commitApi(first.body.data.token)).status).toBe(200);
+    expect((await request(t.app).post('/api/ablieferungen/IMP-AL-1/nachweise').set(admin).send({ nachweisNr: 'IMP-N-1', volumen: '600' })).status).toBe(201);
+
+    const kleiner = await previewApi(csv([header, 'IMP-AL-1;20.11.2026;TP001;1001;P001;8.000;Liter;7;;;;']), { typ: 'ablieferungen' });
+    expect(kleiner.body.data.counts).toMatchObject({ refused: 1 });
+    expect(kleiner.body.data.errors[0].message).toBe('Der Ablieferung sind Nachweise über 600 L zugeordnet: Ihre Bio-Menge kann nicht darunter sinken. Entfernen Sie zuerst Nachweise.');
+    const woanders = await previewApi(csv([header, 'IMP-AL-1;20.11.2026;TP001;1002;P001;10.000;Liter;7;;;;']), { typ: 'ablieferungen' });
+    expect(woanders.body.data.counts).toMatchObject({ refused: 1 });
+    expect(Number((await delivery('IMP-AL-1', 'ablieferungen')).menge)).toBe(10000);
+    // What leaves the covered bio quantity alone passes.
+    const bemerkung = await previewApi(csv([header, 'IMP-AL-1;20.11.2026;TP001;1001;P001;9.000;Liter;7;;;;nachgemessen']), { typ: 'ablieferungen' });
+    expect(bemerkung.body.data.counts).toMatchObject({ update: 1, refused: 0 });
+    expect((await commitApi(bemerkung.body.data.token)).status).toBe(200);
+    expect(Number((await delivery('IMP-AL-1', 'ablieferungen')).menge)).toBe(9000);
+  });
+
   it('names row, column and field of every faulty value, and stores nothing', async () => {
     await t.db.knex('tauschpartner').where({ mandant: 'DEMO', nr: 'TP030' }).update({ status: 'inaktiv' });
     const code = `${CODE_DE}produktgruppe = Spalte "Gruppe"\n`;

@@ -22,6 +22,9 @@ import type { UploadedFile } from '../../import/upload.js';
 import { can, IMPORT_AREAS, type Principal } from '../../permissions/index.js';
 import { ablieferungConfig } from '../lieferungen/ablieferungen.js';
 import { completeLieferung, lieferungSchema, type Lieferung } from '../lieferungen/lieferung.js';
+import { zuordnungsProbleme } from '../zuordnung/aenderung.js';
+import { belegungen } from '../zuordnung/service.js';
+import type { Belegung } from '../../domain/zuordnung.js';
 import { LIEFERUNG_NAMES, DELIVERY_RESOURCES } from '../lieferungen/names.js';
 import { allMasterRecords, produkteAtVersions } from '../bewegungsdaten/references.js';
 import { einlieferungConfig } from '../lieferungen/einlieferungen.js';
@@ -120,7 +123,7 @@ const pick = (o: Record<string, unknown>, fields: string[]) => Object.fromEntrie
  * a delivery entered by hand. A new delivery gets every field; an existing one the file's fields and what they
  * decide (versions, product group).
  */
-async function deliveryChecks(scope: TenantScope): Promise<ChunkCheck> {
+async function deliveryChecks(scope: TenantScope, typ: ImportTyp): Promise<ChunkCheck> {
   const masters = await allMasterRecords(scope);
   return async (rows, existing, fields) => {
     const unchangedProducts = rows.flatMap((r) => {
@@ -128,12 +131,15 @@ async function deliveryChecks(scope: TenantScope): Promise<ChunkCheck> {
       return before && before.produktNr === r.values.produktNr ? [{ nr: String(before.produktNr), version: Number(before.produktVersion) }] : [];
     });
     const produktThen = await produkteAtVersions(scope, unchangedProducts);
+    // An outbound delivery holding certificates keeps what they were checked against, as on its form.
+    const belegt = typ === 'ablieferungen' ? await belegungen(scope, rows.filter((r) => existing.has(r.nr)).map((r) => r.nr)) : new Map<string, Belegung[]>();
     return rows.map((r) => {
       const before = (existing.get(r.nr) ?? null) as (Lieferung & Meta) | null;
       const { delivery, errors } = completeLieferung(r.values as Lieferung, before, {
         current: (field, nr) => masters[field].get(nr) ?? null,
         produktAt: (nr, version) => produktThen.get(`${nr}@${version}`) ?? null,
       });
+      if (before) errors.push(...zuordnungsProbleme(before, { ...before, ...delivery }, belegt.get(r.nr) ?? []));
       if (errors.length) return { problems: errors };
       if (!before) return { data: defined(delivery), fields };
       const written = [...fields, ...DERIVED.filter((f) => !fields.includes(f))];
@@ -145,7 +151,7 @@ async function deliveryChecks(scope: TenantScope): Promise<ChunkCheck> {
 const planOf = (typ: ImportTyp): ImportPlan => ({
   entity: typ,
   cfg: entityOf(typ),
-  start: deliveryChecks,
+  start: (scope: TenantScope) => deliveryChecks(scope, typ),
   onCreate: { manuelleEingabe: false },
   auditKind: 'bewegungsdaten.import',
   recordAuditKind: `bewegungsdaten.${typ}`,

@@ -292,6 +292,19 @@ export async function stand(scope: TenantScope, l: Ablieferung) {
 }
 
 /** The delivery's live assignments as the rules measure them (volume and unit, provisional or not). */
+/** The live assignments of many deliveries at once (the import's rows), by delivery number. */
+export async function belegungen(scope: TenantScope, ablieferungNrn: readonly string[]): Promise<Map<string, Belegung[]>> {
+  const out = new Map<string, Belegung[]>();
+  if (!ablieferungNrn.length) return out;
+  const q = scope.table('nachweisbescheinigungen', 'b').whereIn('b.ablieferung_nr', [...ablieferungNrn]).where('b.storniert', false);
+  const rows = await scope.leftJoin(q, 'nachweise', 'n', (j) => j.on('n.nr', 'b.nachweis_nr')).select('b.ablieferung_nr', 'b.volumen', 'b.einheit', 'n.vorlaeufig');
+  for (const r of rows as Record<string, unknown>[]) {
+    const nr = String(r.ablieferung_nr);
+    out.set(nr, [...(out.get(nr) ?? []), { volumen: String(r.volumen), einheit: r.einheit as Einheit, vorlaeufig: r.vorlaeufig === true }]);
+  }
+  return out;
+}
+
 export async function belegung(scope: TenantScope, ablieferungNr: string): Promise<Belegung[]> {
   return (await liveZuordnungen(scope, ablieferungNr)).map(({ volumen, einheit, vorlaeufig }) => ({ volumen, einheit, vorlaeufig }));
 }

@@ -169,11 +169,15 @@ const list: ListDefinition<Abholung & Meta> = {
     { key: 'lieferstelleNr', label: 'abholungen:liste.lieferstelleNr', csvOnly: true },
     { key: 'lieferstelleName', label: 'abholungen:liste.lieferstelleName', csvOnly: true },
     { key: 'lieferant', label: 'abholungen:fields.lieferant' },
-    { key: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', badge: (r) => ({ label: `produkte:gruppen.${r.produktgruppe}`, variant: 'info' }) },
+    // A cancelled collection is marked under its group (a column of its own would say „Gültig“ on every row).
+    {
+      key: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', badge: (r) => ({ label: `produkte:gruppen.${r.produktgruppe}`, variant: 'info' }),
+      alsoBadge: (r) => (r.storniert ? { label: 'bewegungsdaten:storniert', variant: 'error' } : null),
+    },
     { key: 'kraftstoffmenge', label: 'abholungen:fields.kraftstoffmenge', kind: 'number', digits: 0, suffix: (r) => String(r.einheit), pageOnly: true },
-    { key: 'anzahlNachweise', label: 'abholungen:liste.nachweise', kind: 'number', digits: 0 },
+    // Every collection has a certificate; how many deliveries it arrived as says more on the page.
+    { key: 'anzahlNachweise', label: 'abholungen:liste.nachweise', kind: 'number', digits: 0, csvOnly: true },
     { key: 'anzahlEinlieferungen', label: 'abholungen:liste.einlieferungen', kind: 'number', digits: 0 },
-    { key: 'zustand', label: 'abholungen:liste.zustand', pageOnly: true, badge: (r) => (r.storniert ? { label: 'bewegungsdaten:storniert', variant: 'error' } : { label: 'abholungen:zustand.aktiv', variant: 'success' }) },
     { key: 'kraftstoffmengeExakt', label: 'abholungen:fields.kraftstoffmenge', kind: 'number', digits: 3, csvOnly: true },
     { key: 'einheit', label: 'bewegungsdaten:fields.einheit', csvOnly: true },
     { key: 'menge', label: 'abholungen:fields.menge', kind: 'number', digits: 3, csvOnly: true },

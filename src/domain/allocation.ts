@@ -150,19 +150,19 @@ export function verteile(input: { zertifikate: readonly AllocationZertifikat[]; 
   };
 }
 
-/** A number as the text shows it: German grouping, up to three decimals. */
-const zahl = (v: string, lang: 'de' | 'en') => Number(v).toLocaleString(lang === 'de' ? 'de-DE' : 'en-GB', { maximumFractionDigits: 3 });
-
-/** A line's reason in words, e.g. „Priorität 1 für Partner TP001; Zertifikat N-1 ist das älteste mit Rest 20.000 L“. */
-export function begruendungText(b: Begruendung, einheit: string, lang: 'de' | 'en' = 'de'): string {
-  const de = lang === 'de';
+/**
+ * A line's reason in words (locales/{de,en}/bilanzen.json, `begruendung`), e.g. „Priorität 1 für Partner TP001;
+ * Zertifikat N-1 ist das älteste mit Rest 20.000 L“: `t` translates in the page's language, `menge` writes a
+ * quantity with its unit as the page does.
+ */
+export function begruendungText(b: Begruendung, t: (key: string, params: Record<string, unknown>) => string, menge: (v: string) => string): string {
+  const k = (key: string, params: Record<string, unknown>) => t(`bilanzen:begruendung.${key}`, params);
   const teile = [
-    de ? `Priorität ${b.prioritaet} für Partner ${b.partnerNr}` : `priority ${b.prioritaet} for partner ${b.partnerNr}`,
-    de ? `Zertifikat ${b.nachweisNr} ist das älteste mit Rest ${zahl(b.restVorher, lang)} ${einheit}` : `certificate ${b.nachweisNr} is the oldest with rest ${zahl(b.restVorher, lang)} ${einheit}`,
+    k('prioritaet', { prioritaet: b.prioritaet, partner: b.partnerNr }),
+    k('aeltestes', { nachweis: b.nachweisNr, rest: menge(b.restVorher) }) + (b.aufgebraucht ? ` ${k('aufgebraucht', { nachweis: b.aufgebraucht })}` : ''),
   ];
-  if (b.aufgebraucht) teile[1] += de ? ` (${b.aufgebraucht} ist aufgebraucht)` : ` (${b.aufgebraucht} is used up)`;
-  if (Number(b.restNachher) === 0) teile.push(de ? `damit ist ${b.nachweisNr} aufgebraucht` : `which uses ${b.nachweisNr} up`);
-  if (b.kappeVorher !== null) teile.push(de ? `Bio-Menge der Position: noch ${zahl(b.kappeVorher, lang)} ${einheit}` : `position's bio quantity: ${zahl(b.kappeVorher, lang)} ${einheit} left`);
-  if (Number(b.offenNachher) > 0) teile.push(de ? `${zahl(b.offenNachher, lang)} ${einheit} der Lieferung bleiben offen` : `${zahl(b.offenNachher, lang)} ${einheit} of the delivery stay open`);
+  if (Number(b.restNachher) === 0) teile.push(k('damitAufgebraucht', { nachweis: b.nachweisNr }));
+  if (b.kappeVorher !== null) teile.push(k('kappe', { menge: menge(b.kappeVorher) }));
+  if (Number(b.offenNachher) > 0) teile.push(k('offen', { menge: menge(b.offenNachher) }));
   return teile.join('; ');
 }

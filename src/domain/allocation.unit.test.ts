@@ -1,7 +1,9 @@
 // The allocation engine against the worked example of certificates-and-balances.md section 4, line by line,
 // and its invariants for any input (fast-check).
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import i18next from 'i18next';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadResources } from '../http/i18n.js';
 import { begruendungText, verteile, type AllocationLieferung, type AllocationPosition, type AllocationZertifikat } from './allocation.js';
 
 const BASISWERT = '94.1';
@@ -42,14 +44,23 @@ describe('the worked example', () => {
     expect(r.nichtGedeckt).toEqual([{ ablieferungNr: 'A-4', positionId: 'p2', offen: '3000' }]);
   });
 
+  // The reasons in words, through the real locale files.
+  const t = { de: i18next.createInstance(), en: i18next.createInstance() };
+  beforeAll(async () => {
+    const resources = loadResources();
+    for (const lng of ['de', 'en'] as const) await t[lng].init({ lng, resources, ns: Object.keys(resources.de), interpolation: { escapeValue: false } });
+  });
+  const text = (lng: 'de' | 'en', b: (typeof r.zeilen)[number]['begruendung']) =>
+    begruendungText(b, (key, params) => t[lng].t(key, params), (v) => `${Number(v).toLocaleString(lng === 'de' ? 'de-DE' : 'en-GB')} L`);
+
   it('says why, for every line', () => {
-    const texte = r.zeilen.map((z) => begruendungText(z.begruendung, 'L'));
+    const texte = r.zeilen.map((z) => text('de', z.begruendung));
     expect(texte[0]).toBe('Priorität 1 für Partner TP001; Zertifikat N-1 ist das älteste mit Rest 20.000 L');
     expect(texte[1]).toBe('Priorität 1 für Partner TP001; Zertifikat N-1 ist das älteste mit Rest 2.000 L; damit ist N-1 aufgebraucht; 10.000 L der Lieferung bleiben offen');
     expect(texte[2]).toBe('Priorität 1 für Partner TP001; Zertifikat N-2 ist das älteste mit Rest 15.000 L (N-1 ist aufgebraucht)');
     expect(texte[3]).toBe('Priorität 2 für Partner TP002; Zertifikat N-2 ist das älteste mit Rest 5.000 L (N-1 ist aufgebraucht); damit ist N-2 aufgebraucht; Bio-Menge der Position: noch 8.000 L; 1.000 L der Lieferung bleiben offen');
     expect(texte[5]).toBe('Priorität 2 für Partner TP002; Zertifikat N-3 ist das älteste mit Rest 9.000 L (N-2 ist aufgebraucht); Bio-Menge der Position: noch 2.000 L; 3.000 L der Lieferung bleiben offen');
-    expect(begruendungText(r.zeilen[0].begruendung, 'L', 'en')).toBe('priority 1 for partner TP001; certificate N-1 is the oldest with rest 20,000 L');
+    expect(text('en', r.zeilen[0].begruendung)).toBe('priority 1 for partner TP001; certificate N-1 is the oldest with rest 20,000 L');
   });
 });
 

@@ -72,3 +72,15 @@ export async function buildEinlieferung(scope: TenantScope, input: Input<Lieferu
   const today = new Date().toISOString().slice(0, 10);
   return build(einlieferungConfig, scope, 'FE', () => ({ entladedatum: today, entladeneMenge: '1000', unitOfMeasure: 'L', status: 'open' }), { ...input, ...references });
 }
+
+/**
+ * The body of a valid certificate as a form or the API sends it: 10,000 L of FAME from used cooking oil at 1001,
+ * E = 10 from its parts (the worked example of domain-notes.md: S 89.36 %, 27.753 t). Pass what the test is about.
+ */
+export const zertifikatEingabe = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
+  ausstellungsdatum: '2026-03-02', zeitraumVon: '2026-01-01', zeitraumBis: '2026-03-31', zertifizierungssystem: 'ISCC EU', schema: 'massenbilanz',
+  redIIKonform: true, standortNr: '1001', produktNr: 'P013', menge: '10000', einheit: 'L', lieferungVon: '2026-02-01', lieferungBis: '2026-02-15',
+  rohstoff: 'altspeiseoel', herkunftsland: 'DE', abfall: true, nachhaltig: true, anlageInbetriebnahme: '2019-05-01',
+  eec: '0', el: '0', ep: '6.5', etd: '3.5', eu: '0', esca: '0', eccs: '0', eccr: '0', gesamtStandardwert: '10', lieferant: 'Ölmühle Nord GmbH',
+  ...over,
+});

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { zertifikatEingabe } from '../../testing/factories.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { createUserWithRoles } from '../../testing/users.js';
 import { signIn } from '../../testing/session.js';
@@ -126,12 +127,7 @@ describe('importing deliveries with an import code', () => {
 
   it('keeps an outbound delivery holding certificates as they were checked against: its bio quantity not below what is covered', async () => {
     const admin = await auth();
-    const zert = await request(t.app).post('/api/nachweise').set(admin).send({
-      nr: 'IMP-N-1', ausstellungsdatum: '2026-03-02', zeitraumVon: '2026-01-01', zeitraumBis: '2026-03-31', zertifizierungssystem: 'ISCC EU', schema: 'massenbilanz',
-      redIIKonform: true, standortNr: '1001', produktNr: 'P013', menge: '10000', einheit: 'L', lieferungVon: '2026-02-01', lieferungBis: '2026-02-15',
-      rohstoff: 'altspeiseoel', herkunftsland: 'DE', abfall: true, nachhaltig: true, anlageInbetriebnahme: '2019-05-01',
-      eec: '0', el: '0', ep: '6.5', etd: '3.5', eu: '0', esca: '0', eccs: '0', eccr: '0', gesamtStandardwert: '10',
-    });
+    const zert = await request(t.app).post('/api/nachweise').set(admin).send(zertifikatEingabe({ nr: 'IMP-N-1' }));
     expect(zert.status, JSON.stringify(zert.body)).toBe(201);
     // Diesel B7, 10,000 L: 700 L bio, 600 L of them covered.
     const header = 'Belegnummer;Lieferdatum;Kunde;Standort;Produkt;Menge;Einheit;Bioanteil %;Vertrag;Incoterm;Fahrzeug;Bemerkung';

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { zertifikatEingabe } from '../../testing/factories.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { csrfFrom, signIn } from '../../testing/session.js';
 import { createUserWithRoles } from '../../testing/users.js';
@@ -25,30 +26,7 @@ afterAll(() => t.close());
 
 let seq = 0;
 /** A valid certificate: 10,000 L of FAME from used cooking oil, E = 10 from its parts (the worked example). */
-const zertifikat = (over: Record<string, unknown> = {}) => ({
-  nr: `T-ZERT-${++seq}`,
-  ausstellungsdatum: '2026-03-02',
-  zeitraumVon: '2026-01-01',
-  zeitraumBis: '2026-03-31',
-  zertifizierungssystem: 'ISCC EU',
-  schema: 'massenbilanz',
-  redIIKonform: true,
-  standortNr: '1001',
-  produktNr: 'P013',
-  menge: '10000',
-  einheit: 'L',
-  lieferungVon: '2026-02-01',
-  lieferungBis: '2026-02-15',
-  rohstoff: 'altspeiseoel',
-  herkunftsland: 'DE',
-  abfall: true,
-  nachhaltig: true,
-  anlageInbetriebnahme: '2019-05-01',
-  eec: '0', el: '0', ep: '6.5', etd: '3.5', eu: '0', esca: '0', eccs: '0', eccr: '0',
-  gesamtStandardwert: '10',
-  lieferant: 'Ölmühle Nord GmbH',
-  ...over,
-});
+const zertifikat = (over: Record<string, unknown> = {}) => zertifikatEingabe({ nr: `T-ZERT-${++seq}`, ...over });
 const count = async (mandant = 'DEMO') => Number((await t.db.knex('nachweise').where({ mandant }).count({ c: '*' }))[0].c);
 const post = (body: Record<string, unknown>, auth = zert) => request(t.app).post('/api/nachweise').set(auth).send(body);
 

@@ -13,6 +13,7 @@
 //   A-2 at 1001 holds NB-3, from N-C at location 1002
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { zertifikatEingabe } from '../../testing/factories.js';
 import { TenantScope } from '../../db/scope.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { signIn, type Agent } from '../../testing/session.js';
@@ -35,31 +36,8 @@ const as = async (login: string, password: string, mandant = 'DEMO') => ({ Autho
 const vor = (tage: number) => new Date(Date.now() - tage * 86_400_000).toISOString().slice(0, 10);
 
 /** A valid certificate of FAME from used cooking oil (the worked example's figures), dated so it is in time today. */
-const zertifikat = (nr: string, over: Record<string, unknown> = {}) => ({
-  nr,
-  ausstellungsdatum: vor(2),
-  zeitraumVon: vor(60),
-  zeitraumBis: vor(2),
-  zertifizierungssystem: 'ISCC EU',
-  schema: 'massenbilanz',
-  redIIKonform: true,
-  standortNr: '1001',
-  produktNr: 'P013',
-  menge: '10000',
-  einheit: 'L',
-  lieferungVon: vor(50),
-  lieferungBis: vor(40),
-  rohstoff: 'altspeiseoel',
-  herkunftsland: 'DE',
-  abfall: true,
-  nachhaltig: true,
-  anlageInbetriebnahme: '2019-05-01',
-  eec: '0', el: '0', ep: '6.5', etd: '3.5', eu: '0', esca: '0', eccs: '0', eccr: '0',
-  gesamtStandardwert: '10',
-  lieferant: 'Ölmühle Nord GmbH',
-  lieferantZertifikatNr: 'DE-ISCC-4711',
-  ...over,
-});
+const zertifikat = (nr: string, over: Record<string, unknown> = {}) =>
+  zertifikatEingabe({ nr, ausstellungsdatum: vor(2), zeitraumVon: vor(60), zeitraumBis: vor(2), lieferungVon: vor(50), lieferungBis: vor(40), lieferantZertifikatNr: 'DE-ISCC-4711', ...over });
 
 const N = { A: 'T-NV-NA', B: 'T-NV-NB', C: 'T-NV-NC' };
 const E = { e1: 'T-NV-E1', e2: 'T-NV-E2', e3: 'T-NV-E3', fern: 'T-NV-E1002', los: 'T-NV-ELOS', leer: 'T-NV-ELEER' };

@@ -3,6 +3,7 @@
 // delivery's proof as PDF, and marking a certificate final.
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { zertifikatEingabe } from '../../testing/factories.js';
 import { lieferungZertifikatStatus } from '../../domain/zuordnung.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { extractPdfText } from '../../testing/pdf-text.js';
@@ -35,13 +36,7 @@ let seq = 0;
 /** A certificate of FAME from used cooking oil at 1001 (E 10, S 89.36 %), 10,000 L unless said otherwise. */
 async function zertifikat(over: Record<string, unknown> = {}): Promise<string> {
   const nr = `ZU-N-${++seq}`;
-  const res = await request(t.app).post('/api/nachweise').set(admin).send({
-    nr, ausstellungsdatum: '2026-03-02', zeitraumVon: '2026-01-01', zeitraumBis: '2026-03-31', zertifizierungssystem: 'ISCC EU', schema: 'massenbilanz',
-    redIIKonform: true, standortNr: '1001', produktNr: 'P013', menge: '10000', einheit: 'L', lieferungVon: '2026-02-01', lieferungBis: '2026-02-15',
-    rohstoff: 'altspeiseoel', herkunftsland: 'DE', abfall: true, nachhaltig: true, anlageInbetriebnahme: '2019-05-01',
-    eec: '0', el: '0', ep: '6.5', etd: '3.5', eu: '0', esca: '0', eccs: '0', eccr: '0', gesamtStandardwert: '10',
-    lieferant: 'Ölmühle Nord GmbH', lieferantZertifikatNr: 'EU-ISCC-Cert-DE100-0001', ...over,
-  });
+  const res = await request(t.app).post('/api/nachweise').set(admin).send(zertifikatEingabe({ nr, lieferantZertifikatNr: 'EU-ISCC-Cert-DE100-0001', ...over }));
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return nr;
 }

@@ -51,6 +51,9 @@ export interface AllocationLieferung {
   menge: string;
   /** Its bio quantity (menge × its bio content): the demand when the rule gives no bio content. */
   bioMenge: string;
+  /** What is already covered outside this allocation (assigned by hand, or by a closed position): counts
+   * against the demand as an earlier position's lines do. */
+  gedeckt?: string;
 }
 
 /** Why a line exists, as data: the pages and the API put it into words (begruendungText). */
@@ -102,7 +105,7 @@ export function verteile(input: { zertifikate: readonly AllocationZertifikat[]; 
   const eingang = [...rest.values()].reduce((s, v) => s + v, 0n);
   const positionen = [...input.positionen].sort((a, b) => a.prioritaet - b.prioritaet || byText(a.partnerNr, b.partnerNr) || byText(a.id, b.id));
   const lieferungen = [...input.lieferungen].sort((a, b) => byText(a.datum, b.datum) || byText(a.nr, b.nr));
-  const gedeckt = new Map<string, bigint>(); // per delivery, across positions
+  const gedeckt = new Map<string, bigint>(lieferungen.filter((l) => l.gedeckt != null).map((l) => [l.nr, milli(l.gedeckt!)])); // per delivery, across positions
   const zeilen: AllocationZeile[] = [];
   const nichtGedeckt: AllocationErgebnis['nichtGedeckt'] = [];
 

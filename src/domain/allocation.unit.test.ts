@@ -64,6 +64,27 @@ describe('the worked example', () => {
   });
 });
 
+describe('a delivery partly covered already (by hand, or by a closed position)', () => {
+  it('covers only what stays open of it, and the rest goes on down the line', () => {
+    const teils = lieferungen.map((l) => (l.nr === 'A-2' ? { ...l, gedeckt: '5000' } : l));
+    const r = verteile({ zertifikate, positionen, lieferungen: teils, basiswert: BASISWERT });
+    expect(r.zeilen.map((z) => [z.ablieferungNr, z.nachweisNr, z.menge])).toEqual([
+      ['A-2', 'N-1', '13000'],
+      ['A-3', 'N-1', '7000'],
+      ['A-3', 'N-2', '5000'],
+      ['A-1', 'N-2', '6000'],
+      ['A-4', 'N-2', '2000'],
+    ]);
+    expect(r).toMatchObject({ zugeordnet: '33000', restBioMenge: '12000' });
+  });
+
+  it('takes nothing for a delivery covered in full', () => {
+    const r = verteile({ zertifikate, positionen, lieferungen: lieferungen.map((l) => ({ ...l, gedeckt: l.bioMenge })), basiswert: BASISWERT });
+    expect(r.zeilen).toEqual([]);
+    expect(r.restBioMenge).toBe('45000');
+  });
+});
+
 // Any input: a few certificates, positions and deliveries with quantities to the thousandth.
 const menge = fc.integer({ min: 1, max: 50_000_000 }).map((m) => (m / 1000).toString());
 const datum = fc.integer({ min: 0, max: 89 }).map((d) => new Date(Date.UTC(2026, 0, 1 + d)).toISOString().slice(0, 10));

@@ -5,6 +5,7 @@ import './styles/components.css';
 import './styles/permissions.css';
 import './styles/import.css';
 import './styles/verfolgung.css';
+import './styles/bilanzen.css';
 import { enhanceToasts } from './lib/toasts';
 import { enhancePreferences } from './lib/preferences';
 import { openAutoDialogs } from './lib/dialogs';

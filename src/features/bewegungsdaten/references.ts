@@ -21,6 +21,8 @@ const MOVEMENT_TABLES: { table: string; refs: ReferenceField[]; columns?: Partia
   { table: 'bestaende', refs: ['standortNr', 'produktNr'] },
   { table: 'nachweise', refs: ['standortNr', 'produktNr'] },
   { table: 'nachweisbescheinigungen', refs: ['standortNr', 'produktNr'] },
+  { table: 'bilanzen', refs: ['standortNr', 'produktNr'] },
+  { table: 'bilanz_positionen', refs: ['partnerNr'] },
 ];
 
 export interface MasterRow {

@@ -55,31 +55,36 @@ export type TeilungInput = z.infer<typeof TeilungSchema>;
 
 const refuse = (errors: FieldError[]) => new HttpError(400, 'VALIDATION', errors[0]?.message ?? 'errors.badRequest', errors, errors[0]?.params ?? {});
 
-function parse<S extends z.ZodType>(schema: S, body: unknown, more: (d: z.infer<S>) => FieldError[] = () => []): z.infer<S> {
+/** The schema, then the cross-field rule over what was sent (also when a field failed: every problem at once). */
+function parse<S extends z.ZodType>(schema: S, body: unknown, more: (d: Record<string, unknown>) => FieldError[] = () => []): z.infer<S> {
   const parsed = schema.safeParse(body ?? {});
-  if (!parsed.success) throw refuse(fieldErrors(parsed.error));
-  const errors = more(parsed.data);
-  if (errors.length) throw refuse(errors);
+  const errors = parsed.success ? [] : fieldErrors(parsed.error);
+  const failed = new Set(errors.map((e) => e.field));
+  const raw = (body ?? {}) as Record<string, unknown>;
+  // A field that failed counts as given (its own error says what is wrong); the rule sees the parsed values.
+  const values = parsed.success ? (parsed.data as Record<string, unknown>) : Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, failed.has(k) ? v : v === '' ? null : v]));
+  errors.push(...more(values).filter((e) => !failed.has(e.field)));
+  if (errors.length || !parsed.success) throw refuse(errors);
   return parsed.data;
 }
 
 /** From ≤ to, and to before the day `MAX_MONATE` months after from (2026-01-01 … 2026-03-31 at most). */
-export function zeitraumFehler(d: { zeitraumVon: string | null; zeitraumBis: string | null }): FieldError[] {
-  if (!d.zeitraumVon || !d.zeitraumBis) return [];
+export function zeitraumFehler(d: { zeitraumVon?: unknown; zeitraumBis?: unknown }): FieldError[] {
+  if (typeof d.zeitraumVon !== 'string' || typeof d.zeitraumBis !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(d.zeitraumVon) || !/^\d{4}-\d{2}-\d{2}$/.test(d.zeitraumBis)) return [];
   if (d.zeitraumBis < d.zeitraumVon) return [{ field: 'zeitraumBis', message: 'bilanzen:errors.bisVorVon' }];
   if (d.zeitraumBis >= plusMonate(d.zeitraumVon, MAX_MONATE)) return [{ field: 'zeitraumBis', message: 'bilanzen:errors.zuLang', params: { monate: MAX_MONATE } }];
   return [];
 }
 
 /** Spec section 5: priority required, and a valid bio quantity and/or bio content. */
-function bioFehler(d: { biogehalt: string | null; bioMenge: string | null }): FieldError[] {
+function bioFehler(d: { biogehalt?: unknown; bioMenge?: unknown }): FieldError[] {
   if (d.biogehalt != null || d.bioMenge != null) return [];
   return [{ field: 'biogehalt', message: 'bilanzen:errors.bioRequired' }, { field: 'bioMenge', message: 'bilanzen:errors.bioRequired' }];
 }
 
-export const parseBilanz = (body: unknown) => parse(BilanzSchema, body, (d) => zeitraumFehler(d as never));
-export const parseZeitraum = (body: unknown) => parse(ZeitraumSchema, body, (d) => zeitraumFehler(d as never));
-export const parsePosition = (body: unknown) => parse(PositionSchema, body, (d) => bioFehler(d as never));
-export const parsePositionAenderung = (body: unknown) => parse(PositionAenderungSchema, body, (d) => bioFehler(d as never));
+export const parseBilanz = (body: unknown) => parse(BilanzSchema, body, zeitraumFehler);
+export const parseZeitraum = (body: unknown) => parse(ZeitraumSchema, body, zeitraumFehler);
+export const parsePosition = (body: unknown) => parse(PositionSchema, body, bioFehler);
+export const parsePositionAenderung = (body: unknown) => parse(PositionAenderungSchema, body, bioFehler);
 export const parseTeilung = (body: unknown) => parse(TeilungSchema, body);
 export const parseVersion = (body: unknown) => parse(VersionSchema, body).version;

@@ -52,6 +52,8 @@ interface NbMerkmale {
   referenzNachweisNr: string | null;
   /** The outbound delivery the proof was issued for (an assignment, features/zuordnung), or null. */
   ablieferungNr: string | null;
+  /** The Bilanz whose closing issued it (a POC, features/bilanzen), or null. */
+  bilanzId?: number | null;
   storniert: boolean;
 }
 
@@ -60,7 +62,7 @@ export type Nachweisbescheinigung = z.infer<typeof NbSchema> & Partial<NbMerkmal
 const FIELDS = [
   'nachweisNr', 'volumen', 'lieferdatum', 'kommentar', 'volumenVerbleibend', 'einheit', 'standortNr', 'produktNr', 'produktgruppe', 'thgEmission',
   'nnwAnteil', 'nnwEnergie', 'rohstoff', 'anbauland', 'biomasseArt', 'biomasseCode', 'attributAnnexIx', 'zertifizierungssystem', 'nnwProduktNr',
-  'nnwProduktName', 'referenzNachweisNr', 'ablieferungNr', 'storniert',
+  'nnwProduktName', 'referenzNachweisNr', 'ablieferungNr', 'bilanzId', 'storniert',
 ];
 const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -133,6 +135,8 @@ async function zurueck(tx: TenantScope, record: Nachweisbescheinigung & Meta, ac
 
 function lockedReason(r: Nachweisbescheinigung & Meta): string | null {
   if (r.storniert) return 'nachweisbescheinigungen:locked.storniert';
+  // A POC belongs to a closed Bilanz or position: nothing of it may change any more.
+  if (r.bilanzId != null) return 'nachweisbescheinigungen:locked.poc';
   return null;
 }
 

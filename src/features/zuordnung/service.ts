@@ -75,6 +75,8 @@ interface LiveZuordnung extends Belegung {
   einsparung: string | null;
   datei: boolean;
   vorlaeufig: boolean;
+  /** Issued by a closed Bilanz (a POC), not assigned by hand. */
+  poc: boolean;
 }
 
 /** The delivery's live assignments (its proofs not cancelled), each with its certificate's state, in the order made. */
@@ -82,7 +84,7 @@ async function liveZuordnungen(scope: TenantScope, ablieferungNr: string): Promi
   const q = scope.atStandorte(scope.table('nachweisbescheinigungen', 'b'), 'b.standort_nr').where('b.ablieferung_nr', ablieferungNr).where('b.storniert', false);
   const rows = await scope.leftJoin(q, 'nachweise', 'n', (j) => j.on('n.nr', 'b.nachweis_nr'))
     .orderBy([{ column: 'b.created_at' }, { column: 'b.nr' }])
-    .select('b.nr', 'b.nachweis_nr', 'b.volumen', 'b.einheit', 'b.thg_emission', 'n.einsparung', 'n.vorlaeufig', scope.knex.raw('(n.datei is not null) as datei'));
+    .select('b.nr', 'b.nachweis_nr', 'b.volumen', 'b.einheit', 'b.thg_emission', 'b.bilanz_id', 'n.einsparung', 'n.vorlaeufig', scope.knex.raw('(n.datei is not null) as datei'));
   return rows.map((r: Record<string, unknown>) => ({
     nachweisNr: String(r.nachweis_nr),
     nachweisbescheinigungNr: String(r.nr),
@@ -92,6 +94,7 @@ async function liveZuordnungen(scope: TenantScope, ablieferungNr: string): Promi
     einsparung: dec(r.einsparung),
     vorlaeufig: r.vorlaeufig === true,
     datei: r.datei === true,
+    poc: r.bilanz_id != null,
   }));
 }
 
@@ -120,7 +123,7 @@ export function zuordnen(scope: TenantScope, actor: Actor, ablieferungNr: string
     if (heute > ablauf) throw problem('conflict', 'NACHWEIS_ABGELAUFEN', 'zuordnung:errors.abgelaufen', { ...params, ablauf });
 
     const belegt = await liveZuordnungen(tx, l.nr);
-    if (belegt.some((b) => b.nachweisNr === n.nr)) throw problem('conflict', 'BEREITS_ZUGEORDNET', 'zuordnung:errors.bereitsZugeordnet', params);
+    if (belegt.some((b) => b.nachweisNr === n.nr && !b.poc)) throw problem('conflict', 'BEREITS_ZUGEORDNET', 'zuordnung:errors.bereitsZugeordnet', params);
     // Required by the schema: never null here.
     const volumen = String(input.volumen);
     const einheit = n.einheit as Einheit;
@@ -172,7 +175,8 @@ export function entfernen(scope: TenantScope, actor: Actor, ablieferungNr: strin
   return scope.transaction(async (tx) => {
     const l = await gesperrteLieferung(tx, ablieferungNr);
     const n = await nachweisStore.lock(tx, nachweisNr);
-    const row = n && (await tx.table('nachweisbescheinigungen').where({ ablieferung_nr: l.nr, nachweis_nr: n.nr, storniert: false }).forUpdate().first());
+    // A POC of a closed Bilanz is not an assignment by hand: it cannot be taken back here.
+    const row = n && (await tx.table('nachweisbescheinigungen').where({ ablieferung_nr: l.nr, nachweis_nr: n.nr, storniert: false }).whereNull('bilanz_id').forUpdate().first());
     if (!n || !row) throw problem('not_found', 'NICHT_ZUGEORDNET', 'zuordnung:errors.nichtZugeordnet', { nr: nachweisNr });
     const nb = nbStore.fromRow(row);
     await nbStore.write(tx, nb, { storniert: true }, actor.user.id);
@@ -198,6 +202,8 @@ export interface Zugeordnet {
   einsparung: string | null;
   /** Whether the certificate has its file (the tab links to it). */
   datei: boolean;
+  /** Issued by a closed Bilanz (a POC): it cannot be taken back on the tab. */
+  poc: boolean;
 }
 
 export interface Verfuegbar {
@@ -236,7 +242,7 @@ export function uebersicht(scope: TenantScope, l: Ablieferung, heute = heuteInDe
     const lieferung = zuLieferung(l);
     const belegt = await liveZuordnungen(tx, l.nr);
     const zugeordnet = belegt.map((b) => ({ ...b, volumen: menge3(b.volumen), anteil: anteil(lieferung, b.volumen, b.einheit) }));
-    const auf = tx.table('nachweisbescheinigungen', 'b').where('b.ablieferung_nr', l.nr).where('b.storniert', false).whereRaw('b.nachweis_nr = n.nr').select(tx.knex.raw('1'));
+    const auf = tx.table('nachweisbescheinigungen', 'b').where('b.ablieferung_nr', l.nr).where('b.storniert', false).whereNull('b.bilanz_id').whereRaw('b.nachweis_nr = n.nr').select(tx.knex.raw('1'));
     // The expiry lies in the year after the period's end: certificates whose period ended before last year
     // are past it whatever the law's day; the exact day is checked below.
     const seit = `${Number(heute.slice(0, 4)) - 1}-01-01`;
@@ -312,7 +318,7 @@ export async function belegung(scope: TenantScope, ablieferungNr: string): Promi
 /** The API's view of the overview: the contract's fields (the tab also uses the files and rules). */
 export function uebersichtApi(u: Uebersicht) {
   return {
-    zugeordnet: u.zugeordnet.map(({ datei: _d, ...z }) => z),
+    zugeordnet: u.zugeordnet.map(({ datei: _d, poc: _p, ...z }) => z),
     verfuegbar: u.verfuegbar,
     bioMenge: u.bioMenge,
     gedeckt: u.gedeckt,

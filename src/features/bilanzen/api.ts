@@ -1,0 +1,137 @@
+// JSON API of the Bilanzen (api-contract.md, `bilanzen`): the list, a Bilanz, create/change/delete, its
+// positions, and the operations as resources: `…/{id}/verteilung` (`?vorschau=1` previews), `…/zuruecksetzen`,
+// `…/abschluss` (`?vorschau=1` lists the POCs it would issue), `…/positionen/{p}/teilung`, `…/positionen/{p}/abschluss`.
+// Every write names the version it saw (body `version` or If-Match) or is not checked; a closed Bilanz is 409.
+import { Router, type Request, type Response } from 'express';
+import type { Knex } from 'knex';
+import type { Clock } from '../../clock.js';
+import { notFound } from '../../errors.js';
+import { requireApiPermission } from '../../http/api.js';
+import { formatter } from '../../http/format.js';
+import { HttpError } from '../../http/errors.js';
+import { actorOf, tenantScope } from '../../http/tenant.js';
+import { mountListApi } from '../../records/list/routes.js';
+import { heuteInDeutschland } from '../zuordnung/service.js';
+import { bilanzDetail, verteilungDetail } from './detail.js';
+import { bilanzListe } from './list.js';
+import { parseBilanz, parsePosition, parsePositionAenderung, parseTeilung, parseVersion, parseZeitraum } from './schema.js';
+import * as service from './service.js';
+
+const AREA = 'bilanzen';
+
+/** A Bilanz's or position's id from the path: a positive whole number, else 404 (as an unknown one). */
+export function idOf(raw: unknown): number {
+  const s = String(raw ?? '');
+  if (!/^[1-9]\d{0,9}$/.test(s) || Number(s) > 2_147_483_647) throw notFound();
+  return Number(s);
+}
+
+/** The version an operation is based on: the body's `version` or the If-Match header; none: unchecked. */
+export function versionOf(req: Request): number | undefined {
+  const ifMatch = typeof req.headers['if-match'] === 'string' ? req.headers['if-match'].replace(/"/g, '') : undefined;
+  return parseVersion({ version: req.body?.version ?? ifMatch });
+}
+
+/** `?vorschau=1`: a preview, nothing written; anything but 0/1 is a 400. */
+export function vorschauOf(req: Request): boolean {
+  const v = req.query.vorschau;
+  if (v === undefined || v === '' || v === '0') return false;
+  if (v === '1' || v === 'true') return true;
+  throw new HttpError(400, 'VALIDATION', 'bilanzen:errors.vorschau', [{ field: 'vorschau', message: 'bilanzen:errors.vorschau' }]);
+}
+
+/** Numbers and dates as the request's user reads them (the reasons' quantities), in its language. */
+export const fmtOf = (req: Request, res: Response) => formatter(res.locals.currentUser!.settings, (res.locals.lang ?? req.language) === 'en' ? 'en' : 'de');
+
+export function bilanzenApi(knex: Knex, clock: Clock): Router {
+  const router = Router();
+  mountListApi(router, knex, bilanzListe, 'bilanzen', AREA, { title: 'bilanzen:title', filename: 'bilanzen' });
+  const view = requireApiPermission(AREA, 'view');
+  const edit = requireApiPermission(AREA, 'edit');
+  const heute = () => heuteInDeutschland(new Date(clock.now()));
+  const fmt = fmtOf;
+  const scope = (res: Response, action: 'view' | 'edit' = 'edit') => tenantScope(knex, res, AREA, action);
+
+  async function detail(req: Request, res: Response, id: number, status = 200) {
+    const d = await bilanzDetail(scope(res, 'view'), id, req.t, fmt(req, res), heute());
+    if (!d) throw notFound();
+    res.status(status).json(status === 200 && req.method === 'GET' ? { data: d } : { success: true, data: d });
+  }
+
+  router.get('/bilanzen/:id', view, (req, res) => detail(req, res, idOf(req.params.id)));
+
+  router.post('/bilanzen', edit, async (req, res) => {
+    const id = await service.anlegen(scope(res), actorOf(req, res), parseBilanz(req.body));
+    res.setHeader('Location', `/api/bilanzen/${id}`);
+    await detail(req, res, id, 201);
+  });
+
+  router.put('/bilanzen/:id', edit, async (req, res) => {
+    const id = idOf(req.params.id);
+    await service.aendern(scope(res), actorOf(req, res), id, { ...parseZeitraum(req.body), version: versionOf(req) });
+    await detail(req, res, id);
+  });
+
+  router.delete('/bilanzen/:id', edit, async (req, res) => {
+    await service.loeschen(scope(res), actorOf(req, res), idOf(req.params.id), versionOf(req));
+    res.json({ success: true });
+  });
+
+  router.post('/bilanzen/:id/positionen', edit, async (req, res) => {
+    const id = idOf(req.params.id);
+    const positionId = await service.positionAnlegen(scope(res), actorOf(req, res), id, { ...parsePosition(req.body), version: versionOf(req) });
+    res.setHeader('Location', `/api/bilanzen/${id}/positionen/${positionId}`);
+    await detail(req, res, id, 201);
+  });
+
+  router.put('/bilanzen/:id/positionen/:p', edit, async (req, res) => {
+    const id = idOf(req.params.id);
+    await service.positionAendern(scope(res), actorOf(req, res), id, idOf(req.params.p), { ...parsePositionAenderung(req.body), version: versionOf(req) });
+    await detail(req, res, id);
+  });
+
+  router.delete('/bilanzen/:id/positionen/:p', edit, async (req, res) => {
+    const id = idOf(req.params.id);
+    await service.positionLoeschen(scope(res), actorOf(req, res), id, idOf(req.params.p), versionOf(req));
+    await detail(req, res, id);
+  });
+
+  router.post('/bilanzen/:id/positionen/:p/teilung', edit, async (req, res) => {
+    const id = idOf(req.params.id);
+    await service.teilen(scope(res), actorOf(req, res), id, idOf(req.params.p), { ...parseTeilung(req.body), version: versionOf(req) }, heute());
+    await detail(req, res, id, 201);
+  });
+
+  router.post('/bilanzen/:id/verteilung', edit, async (req, res) => {
+    const id = idOf(req.params.id);
+    const vorschau = vorschauOf(req);
+    const v = await service.verteilen(scope(res), actorOf(req, res), id, { version: versionOf(req), vorschau }, heute());
+    if (vorschau) {
+      res.json({ success: true, vorschau: true, data: verteilungDetail(v, req.t, fmt(req, res)) });
+      return;
+    }
+    await detail(req, res, id);
+  });
+
+  router.post('/bilanzen/:id/zuruecksetzen', edit, async (req, res) => {
+    const id = idOf(req.params.id);
+    await service.zuruecksetzen(scope(res), actorOf(req, res), id, versionOf(req));
+    await detail(req, res, id);
+  });
+
+  router.post('/bilanzen/:id/abschluss', edit, async (req, res) => {
+    const id = idOf(req.params.id);
+    const vorschau = vorschauOf(req);
+    const pocs = await service.abschliessen(scope(res), actorOf(req, res), id, { version: versionOf(req), vorschau });
+    res.status(vorschau ? 200 : 201).json({ success: true, vorschau, data: { nachweisbescheinigungen: pocs } });
+  });
+
+  router.post('/bilanzen/:id/positionen/:p/abschluss', edit, async (req, res) => {
+    const id = idOf(req.params.id);
+    const vorschau = vorschauOf(req);
+    const pocs = await service.positionAbschliessen(scope(res), actorOf(req, res), id, idOf(req.params.p), { version: versionOf(req), vorschau });
+    res.status(vorschau ? 200 : 201).json({ success: true, vorschau, data: { nachweisbescheinigungen: pocs } });
+  });
+
+  return router;
+}

@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import { hashPassword } from '../auth/passwords.js';
 import { seedBewegungsdaten } from './bewegungsdaten.js';
+import { seedBilanzen } from './bilanzen.js';
 import { seedLieferkette } from './lieferkette.js';
 import { seedNachweise } from './nachweise.js';
 import { seedStammdaten } from './stammdaten.js';
@@ -74,6 +75,7 @@ export async function seedDemo(knex: Knex): Promise<{ usersCreated: number }> {
     await seedBewegungsdaten(trx, TENANTS.map((t) => t.mandant));
     await seedNachweise(trx, TENANTS.map((t) => t.mandant));
     await seedLieferkette(trx, TENANTS.map((t) => t.mandant));
+    await seedBilanzen(trx, TENANTS.map((t) => t.mandant));
     for (const u of DEMO_USERS) {
       const existing = await trx('benutzer').where({ login: u.login }).first('id');
       if (existing) continue;

@@ -19,7 +19,7 @@ import { fmtOf, idOf } from './api.js';
 import { bilanzDetail, type BilanzDetail } from './detail.js';
 import { bilanzListe } from './list.js';
 import * as repo from './repo.js';
-import { parseBilanz, parsePosition, parsePositionAenderung, parseTeilung, parseVersion, parseZeitraum } from './schema.js';
+import { parseBilanz, parsePosition, parsePositionAenderung, parseTeilung, parseVersion, parseZeitraum, quartal } from './schema.js';
 import * as service from './service.js';
 
 const PATH = 'bewegungsdaten/bilanzen';
@@ -31,14 +31,6 @@ export interface Formzustand {
   form: string;
   values: Record<string, unknown>;
   errors: Record<string, string>;
-}
-
-/** The current quarter (a new Bilanz's default period), in Germany's calendar. */
-export function quartal(heute: string): { von: string; bis: string } {
-  const [y, m] = heute.split('-').map(Number);
-  const q = Math.floor((m - 1) / 3) * 3 + 1;
-  const ende = new Date(Date.UTC(y, q + 2, 0)).toISOString().slice(0, 10);
-  return { von: `${y}-${String(q).padStart(2, '0')}-01`, bis: ende };
 }
 
 export function bilanzenRoutes(knex: Knex, clock: Clock): Router {

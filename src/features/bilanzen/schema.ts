@@ -88,3 +88,11 @@ export const parsePosition = (body: unknown) => parse(PositionSchema, body, bioF
 export const parsePositionAenderung = (body: unknown) => parse(PositionAenderungSchema, body, bioFehler);
 export const parseTeilung = (body: unknown) => parse(TeilungSchema, body);
 export const parseVersion = (body: unknown) => parse(VersionSchema, body).version;
+
+/** The current quarter (a new Bilanz's default period), in Germany's calendar. */
+export function quartal(heute: string): { von: string; bis: string } {
+  const [y, m] = heute.split('-').map(Number);
+  const q = Math.floor((m - 1) / 3) * 3 + 1;
+  const ende = new Date(Date.UTC(y, q + 2, 0)).toISOString().slice(0, 10);
+  return { von: `${y}-${String(q).padStart(2, '0')}-01`, bis: ende };
+}

@@ -349,9 +349,18 @@ async function ausstellen(tx: TenantScope, actor: Actor, b: repo.BilanzRow, pocs
   // Certificates in a fixed order, so two closings never wait for each other crosswise.
   for (const nr of [...new Set(pocs.map((p) => p.nachweisNr))].sort()) {
     const n = await nachweisStore.lock(tx, nr);
-    const eigene = pocs.filter((p) => p.nachweisNr === nr);
-    const summe = eigene.reduce((s, p) => s + milli(p.volumen), 0n);
-    if (!n || n.storniert || milli(String(n.mengeVerbleibend)) < summe) {
+    const eigene = pocs.filter((p) => p.nachweisNr === nr).map((p) => ({ ...p }));
+    let summe = eigene.reduce((s, p) => s + milli(p.volumen), 0n);
+    const restJetzt = n ? milli(String(n.mengeVerbleibend)) : 0n;
+    // A certificate in the other unit: each line converted back may round a thousandth above its share, so a
+    // certificate used up to its last litre would be short by as many thousandths; the last line gives them back.
+    const ueber = summe - restJetzt;
+    if (n && ueber > 0n && ueber <= BigInt(eigene.filter((p) => p.einheit !== b.einheit).length)) {
+      const letzte = eigene[eigene.length - 1];
+      letzte.volumen = ausMilli(milli(letzte.volumen) - ueber);
+      summe = restJetzt;
+    }
+    if (!n || n.storniert || restJetzt < summe) {
       throw problem('conflict', 'VERTEILUNG_VERALTET', 'bilanzen:errors.veraltet', { nachweis: nr, rest: n ? ausMilli(milli(String(n.mengeVerbleibend))) : '0', einheit: n?.einheit ?? b.einheit });
     }
     if (!produkte.has(n.produktNr)) produkte.set(n.produktNr, (await tx.table('produkte').where({ nr: n.produktNr }).first('name'))?.name ?? null);

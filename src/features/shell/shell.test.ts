@@ -129,7 +129,7 @@ describe('protected pages', () => {
       expect(res.status, p.path).toBe(404);
       expect(res.text, p.path).toContain('Datensatz nicht gefunden');
     }
-    for (const path of ['bewegungsdaten/abholungen/GIBT-ES-NICHT', 'bewegungsdaten/bilanzen/1', 'bewegungsdaten/nachweisverfolgung/1', 'bewegungsdaten/pocs/1']) {
+    for (const path of ['bewegungsdaten/abholungen/GIBT-ES-NICHT', 'bewegungsdaten/bilanzen/999999', 'bewegungsdaten/bilanzen/0', 'bewegungsdaten/nachweisverfolgung/1', 'bewegungsdaten/pocs/1']) {
       expect((await admin.get(`/de/${path}`)).status, path).toBe(404);
     }
     for (const path of ['bewegungsdaten/pocs']) {

@@ -66,7 +66,9 @@ export interface BilanzDetail {
 }
 
 /** A quantity with its unit as the reasons say it ("12.000 L"). */
-const mengeText = (fmt: Formatter, einheit: string) => (v: string) => `${fmt.number(v, milli(v) % 1000n === 0n ? 0 : 3)} ${einheit}`;
+const mengeText = (fmt: Formatter, einheit: string) => (v: string) => `${fmt.number(v, stellen(v))} ${einheit}`;
+/** The decimals a quantity needs (at most three): 12.5 → 1, 12 → 0. */
+const stellen = (v: string) => (ausMilli(milli(v)).split('.')[1] ?? '').length;
 
 /** What an allocation would give (`POST …/verteilung?vorschau=1`): the figures and the lines with their reasons. */
 export function verteilungDetail(v: Verteilung, t: (key: string, params?: Record<string, unknown>) => string, fmt: Formatter) {

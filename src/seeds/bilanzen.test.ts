@@ -29,18 +29,23 @@ describe('the quarters', () => {
 describe.each(['DEMO', 'NORD'])('the demo Bilanzen of %s', (mandant) => {
   const q = () => t.db.knex;
 
-  it('has a closed Bilanz of the last quarter whose every line is a POC, with deliveries left not covered', async () => {
+  it('has two closed Bilanzen of the last quarter at two locations, every line a POC, deliveries left not covered', async () => {
     const vor = vorquartal(heute);
-    const b = (await q()('bilanzen').where({ mandant, zeitraum_von: vor.von, zeitraum_bis: vor.bis, status: 'geschlossen' }).first()) as Row;
-    expect(b).toBeTruthy();
-    const zeilen = (await q()('bilanz_zeilen').where({ mandant, bilanz_id: b.id })) as Row[];
-    expect(zeilen.length).toBeGreaterThan(2);
-    const pocs = (await q()('nachweisbescheinigungen').where({ mandant, bilanz_id: b.id, storniert: false })) as Row[];
-    expect(pocs.map((p) => p.nr).sort()).toEqual(zeilen.map((z) => z.nachweisbescheinigung_nr).sort());
-    expect(Number(b.zugeordnet)).toBeCloseTo(zeilen.reduce((s, z) => s + Number(z.menge), 0), 3);
-    expect(JSON.parse(JSON.stringify(b.nicht_gedeckt)).length).toBeGreaterThan(0);
-    expect((await q()('bilanz_positionen').where({ mandant, bilanz_id: b.id }).pluck('status')).every((s: string) => s === 'geschlossen')).toBe(true);
+    const closed = (await q()('bilanzen').where({ mandant, zeitraum_von: vor.von, zeitraum_bis: vor.bis, status: 'geschlossen' }).orderBy('id')) as Row[];
+    expect(closed).toHaveLength(2);
+    expect(new Set(closed.map((b) => b.standort_nr)).size).toBe(2);
+    for (const b of closed) {
+      const zeilen = (await q()('bilanz_zeilen').where({ mandant, bilanz_id: b.id })) as Row[];
+      expect(zeilen.length).toBeGreaterThan(0);
+      const pocs = (await q()('nachweisbescheinigungen').where({ mandant, bilanz_id: b.id, storniert: false })) as Row[];
+      expect(pocs.map((p) => p.nr).sort()).toEqual(zeilen.map((z) => z.nachweisbescheinigung_nr).sort());
+      expect(Number(b.zugeordnet)).toBeCloseTo(zeilen.reduce((s, z) => s + Number(z.menge), 0), 3);
+      expect((await q()('bilanz_positionen').where({ mandant, bilanz_id: b.id }).pluck('status')).every((s: string) => s === 'geschlossen')).toBe(true);
+    }
+    expect(closed.some((b) => JSON.parse(JSON.stringify(b.nicht_gedeckt)).length > 0)).toBe(true);
     expect(await q()('nachweise').where({ mandant }).where('menge_verbleibend', '<', 0).first()).toBeUndefined();
+    // Not a user's doing: no audit entries.
+    expect(await q()('audit_log').where({ mandant, entity: 'bilanzen' }).first()).toBeUndefined();
   });
 
   it('has an open Bilanz of this quarter that allocates when asked', async () => {

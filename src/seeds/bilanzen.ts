@@ -1,10 +1,9 @@
-// Demo Bilanzen for DEMO and NORD, on top of the demo deliveries, certificates and partner rules: per tenant, at
-// the location and product whose last quarter has the most outbound deliveries of partners with a rule there
-// (and certificates of its group with rest), a closed Bilanz of the last quarter with its allocation lines,
-// reasons, deliveries not covered and POCs, and an open one of this quarter, ready to allocate.
+// Demo Bilanzen for DEMO and NORD, on top of the demo deliveries, certificates and partner rules: per tenant two
+// closed Bilanzen of the last quarter (two locations, two products) with their allocation lines, reasons,
+// deliveries not covered and POCs, and an open one of this quarter, ready to allocate.
 //
-// Made with the feature's own commands (src/features/bilanzen/service.ts): the same rules, the same rows and
-// audit entries as a user's clicks, written by no user; the versions they add are marked as the demo's.
+// Made with the feature's own commands (src/features/bilanzen/service.ts): the same rules and rows as a user's
+// clicks, written by no user; the versions they add are marked as the demo's, and no audit entries are kept.
 // Deterministic: the same demo data and day give the same Bilanzen.
 import type { Knex } from 'knex';
 import { setTenant } from '../db/rls.js';
@@ -41,20 +40,25 @@ export async function seedBilanzen(trx: Knex.Transaction, mandanten: string[], t
     const scope = new TenantScope(trx, mandant);
     // Written by no user: the demo data (versions are marked below, audit entries name no user).
     const actor = { user: { id: null as unknown as number }, mandant };
-    const neu = async (z: { von: string; bis: string }, kommentar: string) => {
-      const wahl = await waehle(trx, mandant, z, heute);
-      if (!wahl) return null;
+    const neu = async (wahl: Kandidat, z: { von: string; bis: string }, kommentar: string) => {
       const id = await anlegen(scope, actor, { standortNr: wahl.standort_nr, produktNr: wahl.produkt_nr, zeitraumVon: z.von, zeitraumBis: z.bis, kommentar, version: undefined });
       await positionenFuerLieferpartner(trx, scope, actor, id, wahl, z);
       return id;
     };
-    const alt = await neu(vor, 'Demo: Quartalsbilanz, abgeschlossen.');
-    if (alt) {
-      await verteilen(scope, actor, alt, {}, heute);
-      await abschliessen(scope, actor, alt, {});
+    // Two closed Bilanzen of the last quarter at two locations with two products (the lists' filters have
+    // something to tell apart), then this quarter's open one, chosen afresh: the closed ones used certificates up.
+    const [erste] = await kandidaten(trx, mandant, vor, heute);
+    const weitere = (await kandidaten(trx, mandant, vor, heute, true)).filter((k) => k.standort_nr !== erste?.standort_nr);
+    const zweite = weitere.find((k) => k.produkt_nr !== erste?.produkt_nr) ?? weitere[0];
+    for (const wahl of [erste, zweite].filter(Boolean)) {
+      const id = await neu(wahl, vor, 'Demo: Quartalsbilanz, abgeschlossen.');
+      await verteilen(scope, actor, id, {}, heute);
+      await abschliessen(scope, actor, id, {});
     }
-    // This quarter's chosen afresh: the closed one may have used up the certificates where it stood.
-    await neu(jetzt, 'Demo: laufendes Quartal, bereit zum Verteilen.');
+    const offen = (await kandidaten(trx, mandant, jetzt, heute, true))[0];
+    if (offen) await neu(offen, jetzt, 'Demo: laufendes Quartal, bereit zum Verteilen.');
+    // Like the other demo data, the Bilanzen are not a user's doing: no audit entries of theirs.
+    await trx('audit_log').where({ mandant, entity: 'bilanzen' }).whereNull('benutzer_id').delete();
     for (const table of ['nachweise_versionen', 'nachweisbescheinigungen_versionen']) {
       await trx(table).where({ mandant }).whereNull('benutzer_id').whereNull('quelle').update({ quelle: DEMO_DATA });
     }
@@ -62,37 +66,43 @@ export async function seedBilanzen(trx: Knex.Transaction, mandanten: string[], t
 }
 
 /**
- * Where a period's bio demand exceeds the certificates (but some exist): the Bilanz then shows covered lines and
- * deliveries not covered; then by what can be covered (the more lines the better), then by the number of deliveries. Blends of fossil fuel (diesel, petrol) are left to
- * the products of bio fuels, whose lines speak in whole litres of bio.
+ * The locations and products of a period, best first: where its bio demand exceeds the certificates (but some exist): the Bilanz then shows covered lines and
+ * deliveries not covered; then by what can be covered (the more lines the better), then by the number of deliveries.
+ * Blends of fossil fuel (diesel, petrol) only `mitMischungen`: the first closed one shows a biofuel, whose lines
+ * speak in whole litres of bio; the second (at another location) and the open one take what the quarter offers.
  */
-async function waehle(trx: Knex.Transaction, mandant: string, z: { von: string; bis: string }, heute: string) {
+interface Kandidat {
+  standort_nr: string;
+  produkt_nr: string;
+}
+
+async function kandidaten(trx: Knex.Transaction, mandant: string, z: { von: string; bis: string }, heute: string, mitMischungen = false): Promise<Kandidat[]> {
   const { rows } = await trx.raw(
     `with d as (
        select a.standort_nr, a.produkt_nr, p.produktgruppe, count(*)::int as n, sum(a.menge * coalesce(a.biogehalt, 100) / 100) as bio
          from ablieferungen a join produkte p on p.mandant = a.mandant and p.nr = a.produkt_nr
-        where a.mandant = ? and not a.storniert and a.datum between ? and ? and p.produktgruppe not in ('benzin', 'diesel')
+        where a.mandant = ? and not a.storniert and a.datum between ? and ? and (? or p.produktgruppe not in ('benzin', 'diesel'))
         group by 1, 2, 3)
      select d.standort_nr, d.produkt_nr, d.n, d.bio,
             (select coalesce(sum(n.menge_verbleibend), 0) from nachweise n where n.mandant = ? and n.standort_nr = d.standort_nr and n.mit_rest
                 and not n.storniert and n.nachhaltig and n.produktgruppe = ${zertifikatGruppeSql('d.produktgruppe')}
                 and coalesce(n.lieferung_von, n.ausstellungsdatum) <= ? and coalesce(n.zeitraum_bis, n.ausstellungsdatum) >= ?) as rest
        from d`,
-    [mandant, z.von, z.bis, mandant, z.bis, gueltigSeit(heute)],
+    [mandant, z.von, z.bis, mitMischungen, mandant, z.bis, gueltigSeit(heute)],
   );
   const knapp = (r: { bio: string; rest: string }) => Number(Number(r.rest) < Number(r.bio));
   // What can be covered: the more, the more lines.
   const gedeckt = (r: { bio: string; rest: string }) => Math.min(Number(r.rest), Number(r.bio));
   return (rows as { standort_nr: string; produkt_nr: string; n: number; bio: string; rest: string }[])
     .filter((r) => Number(r.rest) > 0 && Number(r.bio) > 0)
-    .sort((a, b) => knapp(b) - knapp(a) || gedeckt(b) - gedeckt(a) || b.n - a.n || (a.standort_nr + a.produkt_nr < b.standort_nr + b.produkt_nr ? -1 : 1))[0] ?? null;
+    .sort((a, b) => knapp(b) - knapp(a) || gedeckt(b) - gedeckt(a) || b.n - a.n || (a.standort_nr + a.produkt_nr < b.standort_nr + b.produkt_nr ? -1 : 1));
 }
 
 /**
  * Positions for the partners who delivered in the period but have no rule at the location (as a user adds them
  * by hand): after the rules' priorities, covering the product's bio content of what they took.
  */
-async function positionenFuerLieferpartner(trx: Knex.Transaction, scope: TenantScope, actor: { user: { id: number }; mandant: string }, id: number, wahl: { standort_nr: string; produkt_nr: string }, z: { von: string; bis: string }) {
+async function positionenFuerLieferpartner(trx: Knex.Transaction, scope: TenantScope, actor: { user: { id: number }; mandant: string }, id: number, wahl: Kandidat, z: { von: string; bis: string }) {
   const mandant = scope.mandant;
   const vorhanden = new Set((await trx('bilanz_positionen').where({ mandant, bilanz_id: id }).pluck('partner_nr')).map(String));
   const max = Number((await trx('bilanz_positionen').where({ mandant, bilanz_id: id }).max('prioritaet as m').first())?.m ?? 0);

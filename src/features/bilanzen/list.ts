@@ -56,8 +56,9 @@ export const bilanzListe: ListDefinition<BilanzZeile> = {
     { key: 'standortNr', label: 'bewegungsdaten:fields.standort', kind: 'select', sql: `${B}.standort_nr`, options: [] },
     { key: 'produktNr', label: 'bewegungsdaten:fields.produkt', kind: 'select', sql: `${B}.produkt_nr`, options: [] },
     { key: 'status', label: 'bilanzen:fields.status', kind: 'select', sql: `${B}.status`, options: STATUS.map((s) => ({ value: s, label: `bilanzen:status.${s}` })) },
-    { key: 'von', label: 'bewegungsdaten:filters.von', kind: 'dateFrom', sql: `${B}.zeitraum_bis` },
-    { key: 'bis', label: 'bewegungsdaten:filters.bis', kind: 'dateTo', sql: `${B}.zeitraum_von` },
+    // A period from … to: the Bilanzen whose period meets it (one range, so `sql` names the same column for both).
+    { key: 'von', label: 'bewegungsdaten:filters.von', kind: 'dateFrom', sql: `${B}.zeitraum_von`, where: (qb, v) => void qb.where(`${B}.zeitraum_bis`, '>=', v) },
+    { key: 'bis', label: 'bewegungsdaten:filters.bis', kind: 'dateTo', sql: `${B}.zeitraum_von`, where: (qb, v) => void qb.where(`${B}.zeitraum_von`, '<=', v) },
   ],
   search: [`${B}.standort_nr`, `${B}.produkt_nr`],
   defaultSort: { key: 'zeitraumVon', dir: 'desc' },

@@ -22,6 +22,8 @@ import { mandantenApi } from './features/mandanten/api.js';
 import { mandantenRoutes } from './features/mandanten/routes.js';
 import { nachweisverfolgungApi } from './features/nachweisverfolgung/api.js';
 import { nachweisverfolgungRoutes } from './features/nachweisverfolgung/routes.js';
+import { pocsApi } from './features/pocs/api.js';
+import { pocsRoutes } from './features/pocs/routes.js';
 import { entityRoutes } from './records/routes.js';
 import { STAMMDATEN_ENTITIES } from './features/stammdaten/registry.js';
 import { BEWEGUNGSDATEN_ENTITIES } from './features/bewegungsdaten/registry.js';
@@ -150,6 +152,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   api.use(stammdatenImportApi(db.knex));
   api.use(bewegungsdatenImportApi(db.knex));
   api.use(nachweisverfolgungApi(db.knex, clock));
+  api.use(pocsApi(db.knex));
   app.use('/api', api);
 
   const pages = express.Router({ mergeParams: true });
@@ -173,6 +176,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   pages.use(nachweiseImportRoutes(db.knex));
   for (const routes of records) pages.use(routes.pages);
   pages.use(nachweisverfolgungRoutes(db.knex, clock));
+  pages.use(pocsRoutes(db.knex));
   pages.use(routeTree());
   app.use('/:lang', pages);
 

@@ -24,6 +24,8 @@ import { nachweisverfolgungApi } from './features/nachweisverfolgung/api.js';
 import { nachweisverfolgungRoutes } from './features/nachweisverfolgung/routes.js';
 import { bilanzenApi } from './features/bilanzen/api.js';
 import { bilanzenRoutes } from './features/bilanzen/routes.js';
+import { pocsApi } from './features/pocs/api.js';
+import { pocsRoutes } from './features/pocs/routes.js';
 import { entityRoutes } from './records/routes.js';
 import { STAMMDATEN_ENTITIES } from './features/stammdaten/registry.js';
 import { BEWEGUNGSDATEN_ENTITIES } from './features/bewegungsdaten/registry.js';
@@ -153,6 +155,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   api.use(bewegungsdatenImportApi(db.knex));
   api.use(nachweisverfolgungApi(db.knex, clock));
   api.use(bilanzenApi(db.knex, clock));
+  api.use(pocsApi(db.knex));
   app.use('/api', api);
 
   const pages = express.Router({ mergeParams: true });
@@ -177,6 +180,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   for (const routes of records) pages.use(routes.pages);
   pages.use(nachweisverfolgungRoutes(db.knex, clock));
   pages.use(bilanzenRoutes(db.knex, clock));
+  pages.use(pocsRoutes(db.knex));
   pages.use(routeTree());
   app.use('/:lang', pages);
 

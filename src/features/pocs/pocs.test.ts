@@ -3,9 +3,9 @@
 // certificates made through the API); a manual proof of the same delivery and certificate is no POC.
 //
 // DEMO (PA "Tankhof Ost GmbH", PB "Raffinerie Süd GmbH", two partners of this test):
-//   Bilanz 901 at 1001, P016 (closed):  POC-1 A1/PA/N1 2,000 L (10 days ago), POC-2 A3/PB/N1 1,000 kg (20 days ago),
+//   Bilanz 901 at S.a, P016 (closed):  POC-1 A1/PA/N1 2,000 L (10 days ago), POC-2 A3/PB/N1 1,000 kg (20 days ago),
 //                                       POC-4 A1/PA/N1 300 L, cancelled (10 days ago)
-//   Bilanz 902 at 1002, P013 (closed):  POC-3 A2/PB/N2 500 L (40 days ago)
+//   Bilanz 902 at S.b, P013 (closed):  POC-3 A2/PB/N2 500 L (40 days ago)
 //   manual proof NB-M (A1, N1, 700 L, no Bilanz): never listed
 // NORD: Bilanz 901 too, with POC-NORD: never shown in DEMO.
 import { parse } from 'csv-parse/sync';
@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TenantScope } from '../../db/scope.js';
 import { summe } from '../../domain/units.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
-import { buildTauschpartner, zertifikatEingabe } from '../../testing/factories.js';
+import { buildStandort, buildTauschpartner, zertifikatEingabe } from '../../testing/factories.js';
 import { extractPdfText } from '../../testing/pdf-text.js';
 import { signIn, type Agent } from '../../testing/session.js';
 import { createUserWithRoles } from '../../testing/users.js';
@@ -41,12 +41,15 @@ const N = { n1: 'T-POC-N1', n2: 'T-POC-N2', nord: 'T-POC-NN' };
 const A = { a1: 'T-POC-A1', a2: 'T-POC-A2', a3: 'T-POC-A3', nord: 'T-POC-AN' };
 const POC = { p1: 'T-POC-1', p2: 'T-POC-2', p3: 'T-POC-3', p4: 'T-POC-4', nord: 'T-POC-NORD', manuell: 'T-NB-M' };
 const P = { a: '', b: '' };
-const ZEITRAUM = { von: vor(85), bis: vor(1) };
+/** Locations of this test's own (the demo data has POCs at its locations): a and b hold POCs, c none. */
+const S = { a: '', b: '', c: '' };
+// A period long past: the demo data's Bilanzen (this and the last quarter) may stand at the same location and product.
+const ZEITRAUM = { von: '2020-01-01', bis: '2020-03-31' };
 
 const zertifikat = (nr: string, over: Record<string, unknown> = {}) =>
-  zertifikatEingabe({ nr, ausstellungsdatum: vor(2), zeitraumVon: vor(60), zeitraumBis: vor(2), lieferungVon: vor(50), lieferungBis: vor(40), ...over });
+  zertifikatEingabe({ nr, standortNr: S.a, ausstellungsdatum: vor(2), zeitraumVon: vor(60), zeitraumBis: vor(2), lieferungVon: vor(50), lieferungBis: vor(40), ...over });
 const ablieferung = (nr: string, partnerNr: string, over: Record<string, unknown> = {}) =>
-  ({ nr, lieferdatum: vor(10), menge: '10000', uomMenge: 'L', partnerNr, standortNr: '1001', produktNr: 'P016', status: 'completed', ...over });
+  ({ nr, lieferdatum: vor(10), menge: '10000', uomMenge: 'L', partnerNr, standortNr: S.a, produktNr: 'P016', status: 'completed', ...over });
 
 async function created(res: request.Response, what: string) {
   if (res.status !== 201) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -55,7 +58,7 @@ async function created(res: request.Response, what: string) {
 
 /** A proof row as a closing Bilanz writes it: the certificate's characteristics, the delivery, the Bilanz. */
 const bescheinigung = (nr: string, over: Record<string, unknown>) => ({
-  nr, lieferdatum: vor(10), volumen: '1000', volumen_verbleibend: '1000', einheit: 'L', standort_nr: '1001', produkt_nr: 'P016',
+  nr, lieferdatum: vor(10), volumen: '1000', volumen_verbleibend: '1000', einheit: 'L', standort_nr: S.a, produkt_nr: 'P016',
   produktgruppe: 'biodiesel', thg_emission: '10', nnw_anteil: '100', nnw_energie: '33000', rohstoff: 'altspeiseoel', anbauland: 'DE',
   zertifizierungssystem: 'ISCC EU', nnw_produkt_nr: 'P013', storniert: false, ...over,
 });
@@ -65,31 +68,33 @@ const bilanz = (id: number, standort_nr: string, produkt_nr: string) => ({
 
 beforeAll(async () => {
   t = await createTestApp();
-  // POCLESER reads POCs everywhere; POC1002 and POC1003 at one location each; OHNEPOC reads Bilanzen but not POCs.
-  await createUserWithRoles(t.db.knex, 'POCLESER', PASSWORT, [{ typ: 25, standortNr: null }]);
-  await createUserWithRoles(t.db.knex, 'POC1002', PASSWORT, [{ typ: 25, standortNr: '1002' }]);
-  await createUserWithRoles(t.db.knex, 'POC1003', PASSWORT, [{ typ: 25, standortNr: '1003' }]);
+  const demo = new TenantScope(t.db.knex, 'DEMO');
+  for (const k of ['a', 'b', 'c'] as const) S[k] = (await buildStandort(demo)).nr;
+  // POCLESER reads POCs at this test's locations; POC1002 and POC1003 at one location each (b, c); OHNEPOC reads
+  // Bilanzen but not POCs.
+  await createUserWithRoles(t.db.knex, 'POCLESER', PASSWORT, [{ typ: 25, standortNr: S.a }, { typ: 25, standortNr: S.b }, { typ: 25, standortNr: S.c }]);
+  await createUserWithRoles(t.db.knex, 'POC1002', PASSWORT, [{ typ: 25, standortNr: S.b }]);
+  await createUserWithRoles(t.db.knex, 'POC1003', PASSWORT, [{ typ: 25, standortNr: S.c }]);
   await createUserWithRoles(t.db.knex, 'OHNEPOC', PASSWORT, [{ typ: 23, standortNr: null }, { typ: 11, standortNr: null }]);
   [admin, leser, leser1002, leser1003, ohne, nord] = await Promise.all([
     as('TADMIN', 'Tadmin12345'), as('POCLESER', PASSWORT), as('POC1002', PASSWORT), as('POC1003', PASSWORT), as('OHNEPOC', PASSWORT), as('ADMIN', 'Admin12345', 'NORD'),
   ]);
   agent = await signIn(t.app, 'POCLESER', PASSWORT);
 
-  const demo = new TenantScope(t.db.knex, 'DEMO');
   P.a = (await buildTauschpartner(demo, { name: 'Tankhof Ost GmbH' })).nr;
   P.b = (await buildTauschpartner(demo, { name: 'Raffinerie Süd GmbH' })).nr;
   const post = (path: string, body: Record<string, unknown>, auth = admin) => request(t.app).post(path).set(auth).send(body);
   await created(await post('/api/nachweise', zertifikat(N.n1)), N.n1);
-  await created(await post('/api/nachweise', zertifikat(N.n2, { standortNr: '1002' })), N.n2);
+  await created(await post('/api/nachweise', zertifikat(N.n2, { standortNr: S.b })), N.n2);
   await created(await post('/api/ablieferungen', ablieferung(A.a1, P.a)), A.a1);
   await created(await post('/api/ablieferungen', ablieferung(A.a3, P.b, { lieferdatum: vor(20) })), A.a3);
-  await created(await post('/api/ablieferungen', ablieferung(A.a2, P.b, { lieferdatum: vor(40), standortNr: '1002', produktNr: 'P013' })), A.a2);
+  await created(await post('/api/ablieferungen', ablieferung(A.a2, P.b, { lieferdatum: vor(40), standortNr: S.b, produktNr: 'P013' })), A.a2);
   await demo.transaction(async (tx) => {
-    await tx.insert('bilanzen', [bilanz(901, '1001', 'P016'), bilanz(902, '1002', 'P013')]);
+    await tx.insert('bilanzen', [bilanz(901, S.a, 'P016'), bilanz(902, S.b, 'P013')]);
     await tx.insert('nachweisbescheinigungen', [
       bescheinigung(POC.p1, { bilanz_id: 901, ablieferung_nr: A.a1, nachweis_nr: N.n1, volumen: '2000', volumen_verbleibend: '2000', nnw_energie: '66000' }),
       bescheinigung(POC.p2, { bilanz_id: 901, ablieferung_nr: A.a3, nachweis_nr: N.n1, lieferdatum: vor(20), einheit: 'kg', anbauland: 'FR' }),
-      bescheinigung(POC.p3, { bilanz_id: 902, ablieferung_nr: A.a2, nachweis_nr: N.n2, lieferdatum: vor(40), volumen: '500', volumen_verbleibend: '500', standort_nr: '1002', produkt_nr: 'P013', thg_emission: '12.5' }),
+      bescheinigung(POC.p3, { bilanz_id: 902, ablieferung_nr: A.a2, nachweis_nr: N.n2, lieferdatum: vor(40), volumen: '500', volumen_verbleibend: '500', standort_nr: S.b, produkt_nr: 'P013', thg_emission: '12.5' }),
       bescheinigung(POC.p4, { bilanz_id: 901, ablieferung_nr: A.a1, nachweis_nr: N.n1, volumen: '300', volumen_verbleibend: '300', storniert: true }),
       // A manual assignment of the same delivery and certificate: a proof, but no POC.
       bescheinigung(POC.manuell, { bilanz_id: null, ablieferung_nr: A.a1, nachweis_nr: N.n1, volumen: '700', volumen_verbleibend: '700' }),
@@ -124,13 +129,13 @@ describe('the POC list (API)', () => {
     expect(res.body.data.map((r: { nr: string }) => r.nr)).toEqual([POC.p4, POC.p1, POC.p2, POC.p3]);
     expect(res.body.data[1]).toEqual({
       nr: POC.p1, lieferdatum: vor(10), ablieferungNr: A.a1, partnerNr: P.a, partnerName: 'Tankhof Ost GmbH',
-      standortNr: '1001', standortName: expect.any(String), produktNr: 'P016', produktName: expect.any(String), produktgruppe: 'biodiesel',
+      standortNr: S.a, standortName: expect.any(String), produktNr: 'P016', produktName: expect.any(String), produktgruppe: 'biodiesel',
       nachweisNr: N.n1, volumen: '2000.000', einheit: 'L', thgEmission: '10.00', nnwEnergie: '66000.0000',
       rohstoff: 'altspeiseoel', anbauland: 'DE', zertifizierungssystem: 'ISCC EU',
       bilanzId: 901, zeitraumVon: ZEITRAUM.von, zeitraumBis: ZEITRAUM.bis, storniert: false,
     });
     expect(res.body.data[0]).toMatchObject({ nr: POC.p4, storniert: true });
-    expect(res.body.data[3]).toMatchObject({ nr: POC.p3, partnerName: 'Raffinerie Süd GmbH', standortNr: '1002', produktNr: 'P013', bilanzId: 902, thgEmission: '12.50' });
+    expect(res.body.data[3]).toMatchObject({ nr: POC.p3, partnerName: 'Raffinerie Süd GmbH', standortNr: S.b, produktNr: 'P013', bilanzId: 902, thgEmission: '12.50' });
     expect(res.body.data.map((r: { nr: string }) => r.nr)).not.toContain(POC.manuell);
     // The sum in litres: kilograms converted with biodiesel's density, the cancelled POC left out.
     expect(Number(res.body.totals.summeLiter)).toBeCloseTo(Number(LITER), 3);
@@ -147,7 +152,7 @@ describe('the POC list (API)', () => {
     expect(await nrs(`von=${vor(15)}`)).toEqual([POC.p4, POC.p1]);
     expect(await nrs(`bis=${vor(15)}`)).toEqual([POC.p2, POC.p3]);
     expect(await nrs(`von=${vor(25)}&bis=${vor(15)}`)).toEqual([POC.p2]);
-    expect(await nrs('standortNr=1002')).toEqual([POC.p3]);
+    expect(await nrs(`standortNr=${S.b}`)).toEqual([POC.p3]);
     expect(await nrs('produktNr=P016')).toEqual([POC.p4, POC.p1, POC.p2]);
     expect(await nrs(`partnerNr=${P.a}`)).toEqual([POC.p4, POC.p1]);
     expect(await nrs(`partner=${P.b}`)).toEqual([POC.p2, POC.p3]);
@@ -223,7 +228,7 @@ describe('the POC page', () => {
     expect(res.text).toContain(`href="/de/bewegungsdaten/nachweisbescheinigungen/${POC.p2}"`);
     for (const other of [POC.p1, POC.p3, POC.p4]) expect(res.text, other).not.toContain(`/nachweisbescheinigungen/${other}"`);
     expect(res.text).toMatch(/<dt>Summe ohne Stornierte in Liter<\/dt><dd>1\.121<\/dd>/);
-    const product = await agent.get('/de/bewegungsdaten/pocs?produktNr=P013&standortNr=1002');
+    const product = await agent.get(`/de/bewegungsdaten/pocs?produktNr=P013&standortNr=${S.b}`);
     expect(product.text).toContain(`/nachweisbescheinigungen/${POC.p3}"`);
     expect(product.text).not.toContain(`/nachweisbescheinigungen/${POC.p1}"`);
   });
@@ -268,7 +273,7 @@ describe('exports', () => {
     ]);
     const row = (nr: string) => Object.fromEntries(header.map((h, i) => [h, rest.find((r) => r[0] === nr)![i]]));
     expect(row(POC.p1)).toMatchObject({
-      'Lieferdatum': tag(vor(10)), 'Ablieferung': A.a1, 'Partner-Nr.': P.a, 'Partnername': 'Tankhof Ost GmbH', 'Standort-Nr.': '1001', 'Produkt-Nr.': 'P016',
+      'Lieferdatum': tag(vor(10)), 'Ablieferung': A.a1, 'Partner-Nr.': P.a, 'Partnername': 'Tankhof Ost GmbH', 'Standort-Nr.': S.a, 'Produkt-Nr.': 'P016',
       'Zertifikat': N.n1, 'Volumen': '2.000,000', 'Einheit': 'L', 'E (g CO₂-Äq/MJ)': '10,00', 'Bilanz': '901', 'Bilanz von': tag(ZEITRAUM.von),
       'Bilanz bis': tag(ZEITRAUM.bis), 'Produktgruppe': 'Biodiesel (FAME)', 'Rohstoff': 'altspeiseoel', 'Anbauland': 'DE', 'Zertifizierungssystem': 'ISCC EU',
       'Energie (MJ)': '66.000', 'Storniert': 'Nein',
@@ -284,7 +289,7 @@ describe('exports', () => {
     const xlsx = await agent.get('/de/bewegungsdaten/pocs?format=xlsx').buffer(true);
     expect(xlsx.status).toBe(200);
     expect(xlsx.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    const pdf = await request(t.app).get('/api/pocs?standortNr=1002&format=pdf').set(leser).buffer(true)
+    const pdf = await request(t.app).get(`/api/pocs?standortNr=${S.b}&format=pdf`).set(leser).buffer(true)
       .parse((res, done) => {
         const parts: Buffer[] = [];
         res.on('data', (c: Buffer) => parts.push(c));
@@ -303,9 +308,9 @@ describe('tenants, locations and rights', () => {
   it("never shows another tenant's POC, even of a Bilanz with the same number", async () => {
     expect(await nrs('bilanzId=901')).toEqual([POC.p4, POC.p1, POC.p2]);
     expect(await nrs(`q=${POC.nord}`)).toEqual([]);
-    expect(await nrs('', admin)).toEqual([POC.p4, POC.p1, POC.p2, POC.p3]);
+    expect(await nrs('q=T-POC', admin)).toEqual([POC.p4, POC.p1, POC.p2, POC.p3]);
     // NORD sees its own one only.
-    expect(await nrs('', nord)).toEqual([POC.nord]);
+    expect(await nrs('q=T-POC', nord)).toEqual([POC.nord]);
   });
 
   it('limits the rows to the locations of the right', async () => {
@@ -314,7 +319,7 @@ describe('tenants, locations and rights', () => {
     expect(elsewhere.status).toBe(200);
     expect(elsewhere.body).toMatchObject({ data: [], total: 0, totals: { summeLiter: '0' } });
     // A location the user may not read is no choice of the filter.
-    expect((await api('standortNr=1001', leser1002)).status).toBe(400);
+    expect((await api(`standortNr=${S.a}`, leser1002)).status).toBe(400);
   });
 
   it('sends a user without right 25 to the dashboard (page) and refuses the API (403)', async () => {

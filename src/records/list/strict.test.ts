@@ -207,8 +207,8 @@ describe('the spec\'s filter names', () => {
       }
     }
     // Deliveries in and out have all three, stock figures location and product, certificates, proofs and the
-    // deliveries to trace (Nachweisverfolgung) the location.
-    expect(checked).toBe(11);
+    // deliveries to trace (Nachweisverfolgung) the location, Bilanzen location and product, POCs all three.
+    expect(checked).toBe(16);
   });
 
   it('standort=1001 lists the inbound deliveries of that location only, not all of them', async () => {

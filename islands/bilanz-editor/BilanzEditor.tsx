@@ -188,6 +188,7 @@ export function BilanzEditor(props: BilanzEditorProps) {
     const prioritaet = t.prioritaet.trim() ? alsZahl(t.prioritaet, lang) : null;
     return aendern(`teilung-${p.id}`, post(`/positionen/${p.id}/teilung`, { teile: [{ bioMenge: t.bleibt }, { bioMenge: t.neu, prioritaet }] }), texte.geteilt, () => {
       setTeilung(null);
+      entwurfWeg(p.id);
       fokus.current = `bp-${p.id}-teilen`;
     });
   }
@@ -215,7 +216,16 @@ export function BilanzEditor(props: BilanzEditorProps) {
   const neuFehler = fehlerIn('neuePosition');
   const zeitraumFehler = props.fehler?.form === 'zeitraum' ? props.fehler : null;
   const zeitraumWert = (f: string, fallback: string) => String(zeitraumFehler?.values[f] ?? fallback);
-  const anderesFehler = fehler && !/^(aktionen|neuePosition|zeitraum|position-\d+|teilung-\d+)$/.test(fehler.bereich) ? fehler : null;
+  // An error whose place is not on the page (the actions of a Bilanz closed meanwhile, a position deleted by
+  // someone else) shows at the top instead of nowhere.
+  const anPlatz = (bereich: string) => {
+    if (bereich === 'aktionen' || bereich === 'neuePosition' || bereich === 'zeitraum') return bearbeitbar;
+    const m = /^(position|teilung)-(\d+)$/.exec(bereich);
+    const p = m && bilanz.positionen.find((x) => x.id === Number(m[2]));
+    if (!m || !p) return false;
+    return m[1] === 'position' || (bearbeitbar && p.status === 'offen' && p.bioMenge != null && teilung?.positionId === p.id);
+  };
+  const anderesFehler = fehler && !anPlatz(fehler.bereich) ? fehler : null;
 
   return (
     <>

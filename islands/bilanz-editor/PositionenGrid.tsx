@@ -185,7 +185,7 @@ export function PositionenGrid(props: PositionenGridProps) {
           id: 'partner', header: texte.partner,
           cell: ({ row }) => (
             <>
-              {row.original.partnerName}
+              <a href={`/${props.lang}/stammdaten/tauschpartner/${encodeURIComponent(row.original.partnerNr)}`}>{row.original.partnerName}</a>
               <span className="cell-sub">{row.original.partnerNr} · {texte.position} {row.original.id}</span>
             </>
           ),
@@ -204,7 +204,7 @@ export function PositionenGrid(props: PositionenGridProps) {
         }),
         ...(bearbeitbar ? [helper.display({ id: 'aktion', header: texte.aktion, cell: ({ row }) => <Aktionen p={row.original} /> })] : []),
       ]),
-    [texte, bearbeitbar],
+    [texte, bearbeitbar, props.lang],
   );
   const table = useTable({ features, columns, data: props.positionen, getRowId: (p) => String(p.id) });
   const spalten = columns.length;

@@ -1,7 +1,7 @@
 // The allocation lines as a grid: sortable headers (buttons, the state in aria-sort), a labelled text filter, the
 // running total in the order shown, the sums below, and each line's reason behind a button (aria-expanded, the
 // reason in the row below it) and on hover (title). Order, filter and sums come from model.ts.
-import { Fragment, useMemo, useState } from 'react';
+import { createContext, Fragment, useContext, useMemo, useState } from 'react';
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import type { EditorTexte } from '../../src/features/bilanzen/editor';
 import { ansicht, datum, fill, menge, naechsteSortierung, zahl, type MitLaufsumme, type Sortierung, type Zeile, type ZeilenSpalte } from './model';
@@ -22,6 +22,24 @@ export interface ZeilenGridProps {
 const features = tableFeatures({});
 const helper = createColumnHelper<typeof features, MitLaufsumme>();
 const enc = encodeURIComponent;
+
+/** Which reasons are open, read by the line's button; in a context, so the columns stay the same objects and a
+ *  button keeps its focus when it opens its reason. */
+const OffenContext = createContext<{ offen: ReadonlySet<number>; umschalten(nr: number): void; label: string }>({ offen: new Set(), umschalten() {}, label: '' });
+
+function GrundKnopf({ nr }: { nr: number }) {
+  const { offen, umschalten, label } = useContext(OffenContext);
+  const auf = offen.has(nr);
+  return (
+    <button
+      type="button" className="btn btn-ghost btn-sm reason-toggle" aria-expanded={auf} aria-controls={auf ? `bz-${nr}-grund` : undefined}
+      aria-label={fill(label, { nr })} onClick={() => umschalten(nr)}
+    >
+      <svg className="icon" aria-hidden="true"><use href="#i-chevron-right" /></svg>
+      {nr}
+    </button>
+  );
+}
 
 export function ZeilenGrid(props: ZeilenGridProps) {
   const { texte, lang, einheit } = props;
@@ -44,19 +62,7 @@ export function ZeilenGrid(props: ZeilenGridProps) {
     return helper.columns([
       helper.display({
         ...sortierbar('nr', texte.zeile, true),
-        cell: ({ row }) => {
-          const z = row.original;
-          const auf = offen.has(z.nr);
-          return (
-            <button
-              type="button" className="btn btn-ghost btn-sm reason-toggle" aria-expanded={auf} aria-controls={auf ? `bz-${z.nr}-grund` : undefined}
-              aria-label={fill(texte.begruendungZeigen, { nr: z.nr })} onClick={() => umschalten(z.nr)}
-            >
-              <svg className="icon" aria-hidden="true"><use href="#i-chevron-right" /></svg>
-              {z.nr}
-            </button>
-          );
-        },
+        cell: ({ row }) => <GrundKnopf nr={row.original.nr} />,
       }),
       helper.display({
         ...sortierbar('ablieferungNr', texte.lieferung),
@@ -85,15 +91,15 @@ export function ZeilenGrid(props: ZeilenGridProps) {
         },
       }),
     ]);
-    // m, umschalten: derived from the props and setters listed.
-  }, [texte, lang, einheit, props.datumsformat, offen]);
+    // m: derived from the props listed.
+  }, [texte, lang, einheit, props.datumsformat]);
 
   const table = useTable({ features, columns, data: v.zeilen, getRowId: (z) => String(z.nr) });
   const spalten = columns.length;
   const sortiert = (id: string) => (sortierung?.spalte === id ? sortierung.richtung : null);
 
   return (
-    <>
+    <OffenContext.Provider value={{ offen, umschalten, label: texte.begruendungZeigen }}>
       <div className="bilanz-filter">
         <div className="field">
           <label htmlFor="bz-filter">{texte.filter}</label>
@@ -183,6 +189,6 @@ export function ZeilenGrid(props: ZeilenGridProps) {
           )}
         </table>
       </div>
-    </>
+    </OffenContext.Provider>
   );
 }

@@ -250,7 +250,7 @@ export function PositionenGrid(props: PositionenGridProps) {
                       <td colSpan={spalten}>
                         <div className="alert alert-error row-detail" role="alert" id={`bp-${p.id}-fehler`}>
                           <svg className="icon" aria-hidden="true"><use href="#i-warning" /></svg>
-                          <p>{fehler.message}</p>
+                          <p>{mitFeldern(fehler, texte)}</p>
                         </div>
                       </td>
                     </tr>
@@ -264,6 +264,14 @@ export function PositionenGrid(props: PositionenGridProps) {
       </div>
     </GridContext.Provider>
   );
+}
+
+/** A row's refusal naming its fields ("Biogehalt (%): Erlaubt sind Werte von 0 bis 100"); else the message alone. */
+export function mitFeldern(f: Fehler, texte: EditorTexte): string {
+  const namen: Record<string, string> = { prioritaet: texte.prioritaet, biogehalt: texte.positionBiogehalt, bioMenge: texte.positionBioMenge };
+  const jeText = new Map<string, string[]>();
+  for (const [feld, text] of Object.entries(f.felder)) if (namen[feld]) jeText.set(text, [...(jeText.get(text) ?? []), namen[feld]]);
+  return jeText.size ? [...jeText].map(([text, felder]) => `${felder.join(', ')}: ${text}`).join(' ') : f.message;
 }
 
 function Zugeordnet({ p }: { p: BilanzPosition }) {

@@ -198,6 +198,7 @@ describe('the Bilanz editor island', () => {
     await page.getByLabel(`Biogehalt (%) (${b.tp1}, Position 1)`, { exact: true }).fill('101');
     await page.getByRole('button', { name: 'Speichern (Position 1)' }).click();
     await alert.waitFor();
+    expect(text(await alert.textContent())).toBe('Biogehalt (%): Erlaubt sind Werte von 0 bis 100');
     await expect(page.getByLabel(`Biogehalt (%) (${b.tp1}, Position 1)`, { exact: true }).getAttribute('aria-invalid')).resolves.toBe('true');
     expect(errors).toEqual([]);
   });

@@ -10,6 +10,7 @@ export const registry: Record<string, () => Promise<IslandModule>> = {
   'demo-counter': () => import('./demo-counter/mount'),
   'permission-matrix': () => import('./permission-matrix/mount'),
   'import-code-editor': () => import('./import-code-editor/mount'),
+  'bilanz-editor': () => import('./bilanz-editor/mount'),
 };
 
 function readProps(element: HTMLElement): Record<string, unknown> {

@@ -4,7 +4,9 @@
 // Budgets hold for Brotli and for gzip (a browser over plain http:// is offered no Brotli by Chromium).
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import request from 'supertest';
 import { createTestApp, type TestApp } from '../testing/app.js';
+import { zertifikatEingabe } from '../testing/factories.js';
 import {
   measurePage, rawRequest, signInWithForms, weightTable, type CookieJar, type PageWeight,
 } from '../testing/page-weight.js';
@@ -73,6 +75,34 @@ async function weigh(name: string, path: string, budget: number, jar?: CookieJar
   return br;
 }
 
+/**
+ * The worked example of certificates-and-balances.md section 4 (as bilanzen.test.ts builds it), allocated: a Bilanz
+ * page with its six lines, the island's props and the server-rendered fallback. Returns the page's path.
+ */
+async function bilanzSeite(): Promise<string> {
+  const token = (await request(t.app).post('/api/v1/account/login').send({ login: 'TADMIN', password: 'Tadmin12345' })).body.token as string;
+  const post = async (path: string, body: Record<string, unknown>) => {
+    const res = await request(t.app).post(`/api${path}`).set({ Authorization: token, 'X-Mandant': 'DEMO' }).send(body);
+    expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+    return res.body;
+  };
+  const standortNr = 'PW1';
+  await post('/standorte', { nr: standortNr, name: 'Bilanzlager Gewicht', plz: '20457', stadt: 'Hamburg', land: 'Deutschland' });
+  for (const nr of ['PW1A', 'PW1B']) await post('/tauschpartner', { nr, name: `Partner ${nr}`, plz: '20457', stadt: 'Hamburg', land: 'Deutschland' });
+  await post('/tauschpartner/PW1A/regeln', { standortNr, prioritaet: 1, biogehalt: '100' });
+  await post('/tauschpartner/PW1B/regeln', { standortNr, prioritaet: 2, biomenge: '8000', biomengeEinheit: 'L' });
+  for (const [i, menge, von, e] of [[1, '20000', '2026-01-05', 12], [2, '15000', '2026-02-10', 20], [3, '10000', '2026-03-01', 8]] as const) {
+    const ep = (e * 0.7).toFixed(2);
+    await post('/nachweise', zertifikatEingabe({ nr: `PWN-${i}`, standortNr, menge, lieferungVon: von, lieferungBis: von, ep, etd: (e - Number(ep)).toFixed(2), gesamtStandardwert: String(e), lieferantZertifikatNr: 'EU-ISCC-Cert-DE100-0001' }));
+  }
+  for (const [i, partnerNr, lieferdatum, menge] of [[1, 'PW1B', '2026-01-20', '6000'], [2, 'PW1A', '2026-01-25', '18000'], [3, 'PW1A', '2026-02-15', '12000'], [4, 'PW1B', '2026-03-10', '5000']] as const) {
+    await post('/ablieferungen', { nr: `PWA-${i}`, lieferdatum, menge, uomMenge: 'L', partnerNr, standortNr, produktNr: 'P013' });
+  }
+  const id = (await post('/bilanzen', { standortNr, produktNr: 'P013', zeitraumVon: '2026-01-01', zeitraumBis: '2026-03-31' })).data.id as number;
+  expect((await post(`/bilanzen/${id}/verteilung`, {})).data.zuordnungen).toHaveLength(6);
+  return `/de/bewegungsdaten/bilanzen/${id}`;
+}
+
 function usesReact(w: PageWeight): boolean {
   return [...w.sources].some(([url, source]) => url.endsWith('.js') && REACT.test(source));
 }
@@ -125,6 +155,23 @@ describe('page weight on a cold cache', () => {
     // The island's code and React are preloaded with the page (counted above), not discovered after the mount loop ran.
     const preloaded = new Set(w.resources.filter((r) => r.via.includes('modulepreload')).map((r) => new URL(r.url).pathname));
     const needed = loadAssets().island('permission-matrix');
+    expect(needed.length).toBeGreaterThan(1);
+    for (const href of needed) expect(preloaded, href).toContain(href);
+  });
+
+  it(`Bilanz page with the editor island ≤ ${BUDGET.island / KB} KB including React, with the plain page inside the island`, async () => {
+    const path = await bilanzSeite();
+    const jar = await signInWithForms(base, 'TADMIN', 'Tadmin12345');
+    const w = await weigh('island (Bilanz editor)', path, BUDGET.island, jar);
+    expect(usesReact(w)).toBe(true);
+    // The fallback: the operations as plain forms and the six lines, inside the island's element.
+    const island = w.text.slice(w.text.indexOf('data-island="bilanz-editor"'));
+    expect(island.length).toBeGreaterThan(1);
+    expect(island).toMatch(new RegExp(`^[^]*?<form method="post" action="${path}/verteilung"`));
+    expect(island.match(/<section class="stack" aria-labelledby="zuordnungen-heading">[^]*?<\/section>/)?.[0].match(/<tr>\s*<td class="num">/g)).toHaveLength(6);
+    // Its code, the table library and React are preloaded with the page, not found after the mount loop ran.
+    const preloaded = new Set(w.resources.filter((r) => r.via.includes('modulepreload')).map((r) => new URL(r.url).pathname));
+    const needed = loadAssets().island('bilanz-editor');
     expect(needed.length).toBeGreaterThan(1);
     for (const href of needed) expect(preloaded, href).toContain(href);
   });

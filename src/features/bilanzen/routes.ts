@@ -17,6 +17,7 @@ import { choicesOf } from '../bewegungsdaten/references.js';
 import { heuteInDeutschland } from '../zuordnung/service.js';
 import { fmtOf, idOf } from './api.js';
 import { bilanzDetail, type BilanzDetail } from './detail.js';
+import { editorProps } from './editor.js';
 import { bilanzListe } from './list.js';
 import * as repo from './repo.js';
 import { parseBilanz, parsePosition, parsePositionAenderung, parseTeilung, parseVersion, parseZeitraum, quartal } from './schema.js';
@@ -87,6 +88,13 @@ export function bilanzenRoutes(knex: Knex, clock: Clock): Router {
     await res.page('bilanzen/show', {
       title: req.t('bilanzen:detailTitle', { id }),
       d, index: base(res), hier, darfBearbeiten, partner, zustand,
+      // The editor island enhances the page in place (read-only where the user may not change it); its code and
+      // React are preloaded on this page only.
+      editor: editorProps(d, {
+        lang: res.locals.lang, darfBearbeiten, hier, t: req.t, partner,
+        datumsformat: res.locals.currentUser?.settings.dateFormat, zeitzone: res.locals.currentUser?.settings.timezone, fehler: zustand,
+      }),
+      islands: ['bilanz-editor'],
       links: {
         lieferung: (nr: string) => `/${res.locals.lang}/bewegungsdaten/ablieferungen/${encodeURIComponent(nr)}`,
         nachweis: (nr: string) => `/${res.locals.lang}/bewegungsdaten/nachweise/${encodeURIComponent(nr)}`,

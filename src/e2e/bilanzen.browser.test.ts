@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserApp, submitAndWait, type BrowserHarness } from '../testing/browser.js';
-import { zertifikatEingabe } from '../testing/factories.js';
+import { bilanzBeispiel } from '../testing/bilanz-beispiel.js';
 
 let h: BrowserHarness;
 let admin: Record<string, string>;
@@ -28,28 +28,12 @@ let seq = 0;
  */
 async function beispiel() {
   const n = ++seq;
-  const standortNr = `BE${n}`;
-  const [tp1, tp2] = [`BE${n}A`, `BE${n}B`];
+  const { standortNr, tp1, tp2, N, A } = await bilanzBeispiel(h.testApp.app, admin, `BE${n}`);
   const ok = async (res: request.Test) => {
     const r = await res;
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     return r;
   };
-  await ok(api().post('/api/standorte').set(admin).send({ nr: standortNr, name: `Editorlager ${n}`, plz: '20457', stadt: 'Hamburg', land: 'Deutschland' }));
-  for (const nr of [tp1, tp2]) await ok(api().post('/api/tauschpartner').set(admin).send({ nr, name: `Partner ${nr}`, plz: '20457', stadt: 'Hamburg', land: 'Deutschland' }));
-  await ok(api().post(`/api/tauschpartner/${tp1}/regeln`).set(admin).send({ standortNr, prioritaet: 1, biogehalt: '100' }));
-  await ok(api().post(`/api/tauschpartner/${tp2}/regeln`).set(admin).send({ standortNr, prioritaet: 2, biomenge: '8000', biomengeEinheit: 'L' }));
-  const N = (i: number) => `BEN${n}-${i}`;
-  const A = (i: number) => `BEA${n}-${i}`;
-  for (const [i, menge, von, e] of [[1, '20000', '2026-01-05', 12], [2, '15000', '2026-02-10', 20], [3, '10000', '2026-03-01', 8]] as const) {
-    const ep = (e * 0.7).toFixed(2);
-    await ok(api().post('/api/nachweise').set(admin).send(zertifikatEingabe({
-      nr: N(i), standortNr, produktNr: 'P013', menge, lieferungVon: von, lieferungBis: von, ep, etd: (e - Number(ep)).toFixed(2), gesamtStandardwert: String(e), lieferantZertifikatNr: 'EU-ISCC-Cert-DE100-0001',
-    })));
-  }
-  for (const [i, partnerNr, lieferdatum, menge] of [[1, tp2, '2026-01-20', '6000'], [2, tp1, '2026-01-25', '18000'], [3, tp1, '2026-02-15', '12000'], [4, tp2, '2026-03-10', '5000']] as const) {
-    await ok(api().post('/api/ablieferungen').set(admin).send({ nr: A(i), lieferdatum, menge, uomMenge: 'L', partnerNr, standortNr, produktNr: 'P013' }));
-  }
   const id = (await ok(api().post('/api/bilanzen').set(admin).send({ standortNr, produktNr: 'P013', zeitraumVon: '2026-01-01', zeitraumBis: '2026-03-31' }))).body.data.id as number;
   return { id, tp1, tp2, N, A, pfad: `/de/bewegungsdaten/bilanzen/${id}` };
 }

@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { createTestApp, type TestApp } from '../testing/app.js';
-import { zertifikatEingabe } from '../testing/factories.js';
+import { bilanzBeispiel } from '../testing/bilanz-beispiel.js';
 import {
   measurePage, rawRequest, signInWithForms, weightTable, type CookieJar, type PageWeight,
 } from '../testing/page-weight.js';
@@ -86,18 +86,7 @@ async function bilanzSeite(): Promise<string> {
     expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
     return res.body;
   };
-  const standortNr = 'PW1';
-  await post('/standorte', { nr: standortNr, name: 'Bilanzlager Gewicht', plz: '20457', stadt: 'Hamburg', land: 'Deutschland' });
-  for (const nr of ['PW1A', 'PW1B']) await post('/tauschpartner', { nr, name: `Partner ${nr}`, plz: '20457', stadt: 'Hamburg', land: 'Deutschland' });
-  await post('/tauschpartner/PW1A/regeln', { standortNr, prioritaet: 1, biogehalt: '100' });
-  await post('/tauschpartner/PW1B/regeln', { standortNr, prioritaet: 2, biomenge: '8000', biomengeEinheit: 'L' });
-  for (const [i, menge, von, e] of [[1, '20000', '2026-01-05', 12], [2, '15000', '2026-02-10', 20], [3, '10000', '2026-03-01', 8]] as const) {
-    const ep = (e * 0.7).toFixed(2);
-    await post('/nachweise', zertifikatEingabe({ nr: `PWN-${i}`, standortNr, menge, lieferungVon: von, lieferungBis: von, ep, etd: (e - Number(ep)).toFixed(2), gesamtStandardwert: String(e), lieferantZertifikatNr: 'EU-ISCC-Cert-DE100-0001' }));
-  }
-  for (const [i, partnerNr, lieferdatum, menge] of [[1, 'PW1B', '2026-01-20', '6000'], [2, 'PW1A', '2026-01-25', '18000'], [3, 'PW1A', '2026-02-15', '12000'], [4, 'PW1B', '2026-03-10', '5000']] as const) {
-    await post('/ablieferungen', { nr: `PWA-${i}`, lieferdatum, menge, uomMenge: 'L', partnerNr, standortNr, produktNr: 'P013' });
-  }
+  const { standortNr } = await bilanzBeispiel(t.app, { Authorization: token, 'X-Mandant': 'DEMO' }, 'PW1');
   const id = (await post('/bilanzen', { standortNr, produktNr: 'P013', zeitraumVon: '2026-01-01', zeitraumBis: '2026-03-31' })).data.id as number;
   expect((await post(`/bilanzen/${id}/verteilung`, {})).data.zuordnungen).toHaveLength(6);
   return `/de/bewegungsdaten/bilanzen/${id}`;

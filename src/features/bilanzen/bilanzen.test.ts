@@ -5,7 +5,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.js';
-import { zertifikatEingabe } from '../../testing/factories.js';
+import { bilanzBeispiel } from '../../testing/bilanz-beispiel.js';
 import { csrfFrom, signIn } from '../../testing/session.js';
 import { createUserWithRoles } from '../../testing/users.js';
 
@@ -19,48 +19,16 @@ const as = async (login: string, password: string, mandant = 'DEMO') => ({ Autho
 let seq = 0;
 const api = () => request(t.app);
 
-/** A location of its own with two partners whose rules are the worked example's: TP1 priority 1 at 100 %, TP2 priority 2 capped at 8,000 L. */
+/** A location of its own with two partners whose rules are the worked example's (no certificates, no deliveries). */
 async function schauplatz() {
   const n = ++seq;
-  const standortNr = `BW${n}`;
-  const partner = [`BT${n}A`, `BT${n}B`];
-  expect((await api().post('/api/standorte').set(admin).send({ nr: standortNr, name: `Bilanzlager ${n}`, plz: '20457', stadt: 'Hamburg', land: 'Deutschland' })).status).toBe(201);
-  for (const nr of partner) expect((await api().post('/api/tauschpartner').set(admin).send({ nr, name: `Partner ${nr}`, plz: '20457', stadt: 'Hamburg', land: 'Deutschland' })).status).toBe(201);
-  const r1 = await api().post(`/api/tauschpartner/${partner[0]}/regeln`).set(admin).send({ standortNr, prioritaet: 1, biogehalt: '100' });
-  expect(r1.status, JSON.stringify(r1.body)).toBe(201);
-  const r2 = await api().post(`/api/tauschpartner/${partner[1]}/regeln`).set(admin).send({ standortNr, prioritaet: 2, biomenge: '8000', biomengeEinheit: 'L' });
-  expect(r2.status, JSON.stringify(r2.body)).toBe(201);
-  return { standortNr, tp1: partner[0], tp2: partner[1], n };
+  return { ...(await bilanzBeispiel(t.app, admin, `BW${n}`, { nurRegeln: true })), n };
 }
 
-/** E from its parts (used cooking oil: eec 0, ep + etd = E). */
-async function zertifikat(standortNr: string, nr: string, menge: string, lieferungVon: string, e: number) {
-  const ep = (e * 0.7).toFixed(2);
-  const etd = (e - Number(ep)).toFixed(2);
-  const res = await api().post('/api/nachweise').set(admin).send(zertifikatEingabe({
-    nr, standortNr, produktNr: 'P013', menge, lieferungVon, lieferungBis: lieferungVon, ep, etd, gesamtStandardwert: String(e), lieferantZertifikatNr: 'EU-ISCC-Cert-DE100-0001',
-  }));
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-}
-
-async function lieferung(nr: string, partnerNr: string, standortNr: string, lieferdatum: string, menge: string) {
-  const res = await api().post('/api/ablieferungen').set(admin).send({ nr, lieferdatum, menge, uomMenge: 'L', partnerNr, standortNr, produktNr: 'P013' });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-}
-
-/** The worked example at a fresh location: certificates N-1..N-3, deliveries A-1..A-4 (numbers made unique). */
+/** The worked example at a fresh location (src/testing/bilanz-beispiel.ts). */
 async function beispiel() {
-  const s = await schauplatz();
-  const N = (i: number) => `BN${s.n}-${i}`;
-  const A = (i: number) => `BA${s.n}-${i}`;
-  await zertifikat(s.standortNr, N(1), '20000', '2026-01-05', 12);
-  await zertifikat(s.standortNr, N(2), '15000', '2026-02-10', 20);
-  await zertifikat(s.standortNr, N(3), '10000', '2026-03-01', 8);
-  await lieferung(A(1), s.tp2, s.standortNr, '2026-01-20', '6000');
-  await lieferung(A(2), s.tp1, s.standortNr, '2026-01-25', '18000');
-  await lieferung(A(3), s.tp1, s.standortNr, '2026-02-15', '12000');
-  await lieferung(A(4), s.tp2, s.standortNr, '2026-03-10', '5000');
-  return { ...s, N, A };
+  const n = ++seq;
+  return { ...(await bilanzBeispiel(t.app, admin, `BW${n}`)), n };
 }
 
 async function anlegen(standortNr: string, over: Record<string, unknown> = {}, auth = admin) {

@@ -74,7 +74,7 @@ export function ZeilenGrid(props: ZeilenGridProps) {
         ...sortierbar('nachweisNr', texte.nachweis),
         cell: ({ row }) => (
           <>
-            <a href={`/${lang}/bewegungsdaten/nachweise/${enc(row.original.nachweisNr)}`}>{row.original.nachweisNr}</a>
+            <a className="nowrap" href={`/${lang}/bewegungsdaten/nachweise/${enc(row.original.nachweisNr)}`}>{row.original.nachweisNr}</a>
             {row.original.vorlaeufig && <> <span className="badge badge-warning">{texte.vorlaeufig}</span></>}
           </>
         ),

@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import type { TenantScope } from '../../db/scope.js';
 import type { FieldError } from '../../http/errors.js';
-import type { ChoiceOptions } from '../../records/list/engine.js';
+import type { ChoiceOptions, ListColumn } from '../../records/list/engine.js';
 
 export const REFERENCES = {
   partnerNr: { table: 'tauschpartner', column: 'partner_nr', versionField: 'partnerVersion', unknown: 'bewegungsdaten:errors.unknownPartner' },
@@ -179,4 +179,16 @@ export async function referencedByMovementData(scope: TenantScope, field: Refere
     if (await scope.table(table).where(columns?.[field] ?? REFERENCES[field].column, nr).first(scope.knex.raw('1 as x'))) return true;
   }
   return false;
+}
+
+/**
+ * The list columns of a reference (partner, location, product): its name on the page (the filters choose it by
+ * number), number and name in the exports. Rows carry `<key>Nr` and `<key>Name`.
+ */
+export function referenzSpalten<R>(key: 'partner' | 'standort' | 'produkt'): ListColumn<R>[] {
+  return [
+    { key: `${key}Name`, label: `bewegungsdaten:fields.${key}`, pageOnly: true },
+    { key: `${key}Nr`, label: `bewegungsdaten:fields.${key}Nr`, csvOnly: true },
+    { key: `${key}Name`, label: `bewegungsdaten:fields.${key}Name`, csvOnly: true },
+  ];
 }

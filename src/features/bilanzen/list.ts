@@ -1,7 +1,7 @@
 // The Bilanzen list (page and GET /api/bilanzen) through the list engine: period, location, product, status and
 // the figures of the last allocation; filters by location, product, status and period; the user's locations only.
 import type { ListDefinition } from '../../records/list/engine.js';
-import { masterDataChoices } from '../bewegungsdaten/references.js';
+import { masterDataChoices, referenzSpalten } from '../bewegungsdaten/references.js';
 import { knapp, type BilanzStatus } from './repo.js';
 import { prozent } from './detail.js';
 
@@ -34,12 +34,8 @@ export const bilanzListe: ListDefinition<BilanzZeile> = {
     { key: 'id', label: 'bilanzen:fields.id', sql: `${B}.id`, notNull: true, kind: 'number', href: (r, lang) => bilanzHref(lang, r.id) },
     { key: 'zeitraumVon', label: 'bilanzen:fields.zeitraumVon', sql: `${B}.zeitraum_von`, notNull: true, kind: 'date' },
     { key: 'zeitraumBis', label: 'bilanzen:fields.zeitraumBis', sql: `${B}.zeitraum_bis`, notNull: true, kind: 'date' },
-    { key: 'standortName', label: 'bewegungsdaten:fields.standort', pageOnly: true },
-    { key: 'standortNr', label: 'bewegungsdaten:fields.standortNr', csvOnly: true },
-    { key: 'standortName', label: 'bewegungsdaten:fields.standortName', csvOnly: true },
-    { key: 'produktName', label: 'bewegungsdaten:fields.produkt', pageOnly: true },
-    { key: 'produktNr', label: 'bewegungsdaten:fields.produktNr', csvOnly: true },
-    { key: 'produktName', label: 'bewegungsdaten:fields.produktName', csvOnly: true },
+    ...referenzSpalten('standort'),
+    ...referenzSpalten('produkt'),
     { key: 'mengeGesamt', label: 'bilanzen:fields.mengeGesamt', sql: `${B}.menge_gesamt`, kind: 'number', digits: 0, suffix: (r) => r.einheit },
     { key: 'zugeordnet', label: 'bilanzen:fields.zugeordnet', sql: `${B}.zugeordnet`, kind: 'number', digits: 0, suffix: (r) => r.einheit },
     { key: 'restBioMenge', label: 'bilanzen:fields.restBioMenge', sql: `${B}.rest_bio_menge`, kind: 'number', digits: 0, suffix: (r) => r.einheit },

@@ -20,7 +20,7 @@ import type { Area } from '../../permissions/index.js';
 import { stornoAction } from '../../records/actions.js';
 import type { BadgeVariant, EntityConfig, FormField } from '../../records/entity.js';
 import { INCOTERMS, LIEFERSTATUS, type LieferungNames, type Lieferstatus } from './names.js';
-import { atVersion, checkReference, choicesOf, currentRecord, lieferungMasterData, masterDataChoices, REFERENCES, type MasterRow, type ReferenceField } from '../bewegungsdaten/references.js';
+import { atVersion, checkReference, choicesOf, currentRecord, lieferungMasterData, masterDataChoices, REFERENCES, referenzSpalten, type MasterRow, type ReferenceField } from '../bewegungsdaten/references.js';
 
 export { INCOTERMS, LIEFERSTATUS, type LieferungNames, type Lieferstatus } from './names.js';
 const STATUS_BADGE: Record<Lieferstatus, BadgeVariant> = { open: 'info', inProgress: 'warning', completed: 'success', locked: 'neutral' };
@@ -181,21 +181,16 @@ const gruppenOptions = PRODUKTGRUPPEN.map((g) => ({ value: g, label: `produkte:g
 function lieferungList(spec: LieferungSpec, store: VersionedStore<Lieferung>): ListDefinition<Lieferung & Meta> {
   const { names, resource, listExtras: extras } = spec;
   const T = 'd';
-  // Partner, location and product by name on screen (the filters choose them); numbers and names in the export.
-  const ref = (key: string, field: ReferenceField): ListColumn<Lieferung & Meta>[] => [
-    { key: `${key}Name`, label: `bewegungsdaten:fields.${key}`, pageOnly: true },
-    { key: field, label: `bewegungsdaten:fields.${key}Nr`, csvOnly: true },
-    { key: `${key}Name`, label: `bewegungsdaten:fields.${key}Name`, csvOnly: true },
-  ];
   const menge = { menge: `${T}.menge`, einheit: `${T}.einheit`, gruppe: `${T}.produktgruppe` };
   return {
     id: resource,
     columns: [
       { key: 'nr', label: 'records:fields.nr', sql: `${T}.nr`, notNull: true, href: (r, lang) => `/${lang}/bewegungsdaten/${resource}/${encodeURIComponent(r.nr)}` },
       { key: names.datum, label: `${resource}:fields.${names.datum}`, sql: `${T}.datum`, notNull: true, kind: 'date' },
-      ...ref('partner', 'partnerNr'),
-      ...ref('standort', 'standortNr'),
-      ...ref('produkt', 'produktNr'),
+      // Partner, location and product by name on screen (the filters choose them); numbers and names in the export.
+      ...referenzSpalten('partner'),
+      ...referenzSpalten('standort'),
+      ...referenzSpalten('produkt'),
       // On screen to the litre with its unit, and a cancelled delivery marked in its status; the export has
       // every field on its own, the quantity exact.
       { key: names.menge, label: `${resource}:fields.${names.menge}`, sql: `${T}.menge`, notNull: true, kind: 'number', digits: 0, suffix: (r) => String(r[names.einheit]), pageOnly: true },

@@ -3,7 +3,7 @@
 // range and location, sort, paging, exports, and the same rows as JSON at GET /api/nachweisverfolgung.
 import type { Meta } from '../../db/versioned.js';
 import type { ListDefinition } from '../../records/list/engine.js';
-import { masterDataChoices } from '../bewegungsdaten/references.js';
+import { masterDataChoices, referenzSpalten } from '../bewegungsdaten/references.js';
 import type { Lieferstatus } from '../lieferungen/names.js';
 import { ARTEN, mitNamen, TABELLE, type Art } from './repo.js';
 
@@ -40,15 +40,9 @@ export const verfolgungListe: ListDefinition<VerfolgungZeile & Partial<Meta>> = 
     { key: 'art', label: 'nachweisverfolgung:fields.art', sql: `${L}.art`, notNull: true, badge: (r) => ({ label: `nachweisverfolgung:arten.${r.art}`, variant: r.art === 'ablieferung' ? 'info' : 'neutral' }) },
     { key: 'nr', label: 'records:fields.nr', sql: `${L}.nr`, notNull: true, href: (r, lang) => verfolgungHref(lang, r.art, r.nr) },
     { key: 'datum', label: 'nachweisverfolgung:fields.datum', sql: `${L}.datum`, notNull: true, kind: 'date' },
-    { key: 'partnerName', label: 'bewegungsdaten:fields.partner', pageOnly: true },
-    { key: 'partnerNr', label: 'bewegungsdaten:fields.partnerNr', csvOnly: true },
-    { key: 'partnerName', label: 'bewegungsdaten:fields.partnerName', csvOnly: true },
-    { key: 'standortName', label: 'bewegungsdaten:fields.standort', pageOnly: true },
-    { key: 'standortNr', label: 'bewegungsdaten:fields.standortNr', csvOnly: true },
-    { key: 'standortName', label: 'bewegungsdaten:fields.standortName', csvOnly: true },
-    { key: 'produktName', label: 'bewegungsdaten:fields.produkt', pageOnly: true },
-    { key: 'produktNr', label: 'bewegungsdaten:fields.produktNr', csvOnly: true },
-    { key: 'produktName', label: 'bewegungsdaten:fields.produktName', csvOnly: true },
+    ...referenzSpalten('partner'),
+    ...referenzSpalten('standort'),
+    ...referenzSpalten('produkt'),
     { key: 'menge', label: 'nachweisverfolgung:fields.menge', sql: `${L}.menge`, notNull: true, kind: 'number', digits: 0, suffix: (r) => r.einheit, pageOnly: true },
     { key: 'mengeExakt', label: 'nachweisverfolgung:fields.menge', kind: 'number', digits: 3, csvOnly: true },
     { key: 'einheit', label: 'bewegungsdaten:fields.einheit', csvOnly: true },

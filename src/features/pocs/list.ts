@@ -4,7 +4,7 @@
 // same rows as JSON at GET /api/pocs. Read-only: a POC is made and cancelled by its Bilanz.
 import type { ListDefinition } from '../../records/list/engine.js';
 import { inEinheitSql } from '../../domain/units.js';
-import { masterDataChoices } from '../bewegungsdaten/references.js';
+import { masterDataChoices, referenzSpalten } from '../bewegungsdaten/references.js';
 
 export interface PocZeile {
   nr: string;
@@ -45,9 +45,7 @@ export const pocListe: ListDefinition<PocZeile> = {
     { key: 'nr', label: 'pocs:fields.nr', sql: `${T}.nr`, notNull: true, href: (r, lang) => href(lang, 'nachweisbescheinigungen', r.nr) },
     { key: 'lieferdatum', label: 'pocs:fields.lieferdatum', sql: `${T}.lieferdatum`, notNull: true, kind: 'date' },
     { key: 'ablieferungNr', label: 'pocs:fields.ablieferung', sql: `${T}.ablieferung_nr`, href: (r, lang) => href(lang, 'ablieferungen', r.ablieferungNr) },
-    { key: 'partnerName', label: 'bewegungsdaten:fields.partner', pageOnly: true },
-    { key: 'partnerNr', label: 'bewegungsdaten:fields.partnerNr', csvOnly: true },
-    { key: 'partnerName', label: 'bewegungsdaten:fields.partnerName', csvOnly: true },
+    ...referenzSpalten('partner'),
     { key: 'standortNr', label: 'bewegungsdaten:fields.standortNr', csvOnly: true },
     { key: 'standortName', label: 'bewegungsdaten:fields.standortName', csvOnly: true },
     { key: 'produktNr', label: 'bewegungsdaten:fields.produktNr', csvOnly: true },

@@ -109,20 +109,34 @@ export function verteile(input: { zertifikate: readonly AllocationZertifikat[]; 
   const zeilen: AllocationZeile[] = [];
   const nichtGedeckt: AllocationErgebnis['nichtGedeckt'] = [];
 
+  // The certificate used up before each one (the reason names it): the previous one that had rest to begin with.
+  const davor: (string | null)[] = [];
+  for (let i = 0, letzter: string | null = null; i < zertifikate.length; i++) {
+    davor.push(letzter);
+    if (rest.get(zertifikate[i].nr)! > 0n) letzter = zertifikate[i].nr;
+  }
+  const jePartner = new Map<string, AllocationLieferung[]>();
+  for (const l of lieferungen) jePartner.set(l.partnerNr, [...(jePartner.get(l.partnerNr) ?? []), l]);
+  // Certificates are used up oldest first: those before `erster` have nothing left, so no search starts before it.
+  let erster = 0;
+
   for (const p of positionen) {
     let kappe = p.bioMenge == null ? null : milli(p.bioMenge);
-    for (const l of lieferungen.filter((x) => x.partnerNr === p.partnerNr)) {
+    for (const l of jePartner.get(p.partnerNr) ?? []) {
       const bedarf = p.biogehalt == null ? milli(l.bioMenge) : (milli(l.menge) * milli(p.biogehalt) + 50_000n) / 100_000n;
       let offen = bedarf - (gedeckt.get(l.nr) ?? 0n);
       if (offen <= 0n) continue;
-      for (const z of zertifikate) {
+      for (let i = erster; i < zertifikate.length; i++) {
         if (offen <= 0n || (kappe !== null && kappe <= 0n)) break;
+        const z = zertifikate[i];
         const verfuegbar = rest.get(z.nr)!;
-        if (verfuegbar <= 0n) continue;
+        if (verfuegbar <= 0n) {
+          if (i === erster) erster++;
+          continue;
+        }
         const menge = min(min(offen, verfuegbar), kappe ?? offen);
         // Certificates are taken oldest first, so this is the oldest with rest; the one before it, if any, is used up.
-        const i = zertifikate.indexOf(z);
-        const aufgebraucht = zertifikate.slice(0, i).reverse().find((y) => milli(y.rest) > 0n)?.nr ?? null;
+        const aufgebraucht = davor[i];
         const kappeVorher = kappe;
         rest.set(z.nr, verfuegbar - menge);
         offen -= menge;

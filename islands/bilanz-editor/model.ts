@@ -16,7 +16,7 @@ export interface Vorschau {
   restBioMenge: string;
   biogehalt: string | null;
   thgMinderungT: string | null;
-  zuordnungen: Omit<BilanzZuordnung, 'nr' | 'lieferdatum' | 'partnerNr' | 'nachweisbescheinigungNr'>[];
+  zuordnungen: (Omit<BilanzZuordnung, 'nr' | 'lieferdatum' | 'partnerNr' | 'nachweisbescheinigungNr'> & { lieferdatum?: string | null })[];
   nichtGedeckt: BilanzDetail['nichtGedeckt'];
 }
 
@@ -52,7 +52,7 @@ const summe = (werte: (string | null)[]) => dezimal(werte.reduce<bigint>((s, v) 
 /** A preview's lines as the grid's lines: numbered in the engine's order, the partner from their position. */
 export function vorschauZeilen(v: Vorschau, positionen: BilanzPosition[]): Zeile[] {
   const partner = new Map(positionen.map((p) => [p.id, p.partnerNr]));
-  return v.zuordnungen.map((z, i) => ({ ...z, nr: i + 1, lieferdatum: null, partnerNr: partner.get(z.positionId) ?? '', nachweisbescheinigungNr: null }));
+  return v.zuordnungen.map((z, i) => ({ ...z, nr: i + 1, lieferdatum: z.lieferdatum ?? null, partnerNr: partner.get(z.positionId) ?? '', nachweisbescheinigungNr: null }));
 }
 
 /** The lines whose delivery, date, partner, certificate, POC or reason contains `text` (any case); all for none. */

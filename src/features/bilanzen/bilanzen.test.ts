@@ -84,6 +84,7 @@ describe('the worked example through the API', () => {
       [s.A(4), s.N(3), '2000', '8', '5.6826'],
     ]);
     expect(vorschau.body.data.zuordnungen.map((z: Record<string, unknown>) => [z.ablieferungNr, z.nachweisNr, z.menge])).toEqual(zeilen.map((z: unknown[]) => z.slice(0, 3)));
+    expect(vorschau.body.data.zuordnungen.map((z: Record<string, unknown>) => z.lieferdatum)).toEqual(['2026-01-25', '2026-02-15', '2026-02-15', '2026-01-20', '2026-01-20', '2026-03-10']);
     expect(d).toMatchObject({ verteilt: true, zugeordnet: '38000', restBioMenge: '7000', bioMenge: '45000', mengeGesamt: '41000', thgMinderungT: '99.3894', biogehalt: '92.68' });
     expect(d.nichtGedeckt).toEqual([{ ablieferungNr: s.A(4), positionId: 2, offen: '3000' }]);
     expect(d.zuordnungen[0].begruendung).toBe(`Priorität 1 für Partner ${s.tp1}; Zertifikat ${s.N(1)} ist das älteste mit Rest 20.000 L`);

@@ -82,7 +82,7 @@ export function verteilungDetail(v: Verteilung, t: (key: string, params?: Record
     biogehalt: prozent(v.zugeordnet, v.mengeGesamt),
     thgMinderungT: v.thgMinderungT,
     zuordnungen: v.ergebnis.zeilen.map((z) => ({
-      positionId: Number(z.positionId), ablieferungNr: z.ablieferungNr, nachweisNr: z.nachweisNr, menge: z.menge, thg: z.thg, thgMinderungT: z.thgMinderungT,
+      positionId: Number(z.positionId), ablieferungNr: z.ablieferungNr, lieferdatum: v.lieferdaten.get(z.ablieferungNr) ?? null, nachweisNr: z.nachweisNr, menge: z.menge, thg: z.thg, thgMinderungT: z.thgMinderungT,
       vorlaeufig: v.vorlaeufig.has(z.nachweisNr), begruendung: begruendungText(z.begruendung, (key, params) => t(key, params), menge),
     })),
     nichtGedeckt: v.ergebnis.nichtGedeckt.map((n) => ({ ...n, positionId: Number(n.positionId) })),

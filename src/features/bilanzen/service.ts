@@ -239,6 +239,8 @@ export interface Verteilung {
   restBioMenge: string;
   thgMinderungT: string;
   vorlaeufig: Set<string>;
+  /** The delivery date of each delivery taking part, by number. */
+  lieferdaten: Map<string, string>;
 }
 
 /** Runs the engine over the open positions and the current rests; reads only. */
@@ -266,6 +268,7 @@ export async function berechne(tx: TenantScope, b: repo.BilanzRow, heute: string
     restBioMenge: ergebnis.restBioMenge,
     thgMinderungT: (Number(ergebnis.thgMinderungT) + frueherT).toFixed(4).replace(/\.?0+$/, ''),
     vorlaeufig: new Set((e?.zertifikate ?? []).filter((z) => z.vorlaeufig).map((z) => z.nr)),
+    lieferdaten: new Map((e?.lieferungen ?? []).map((l) => [l.nr, l.datum])),
   };
 }
 

@@ -192,3 +192,9 @@ export function referenzSpalten<R>(key: 'partner' | 'standort' | 'produkt'): Lis
     { key: `${key}Name`, label: `bewegungsdaten:fields.${key}Name`, csvOnly: true },
   ];
 }
+
+/** A reference's number and name from a list row (`<key>_nr`, and `<key>_name` joined for the page; the number when there is none). */
+export function referenzWerte<K extends 'partner' | 'standort' | 'produkt'>(r: Record<string, unknown>, key: K): Record<`${K}Nr` | `${K}Name`, string> {
+  const nr = String(r[`${key}_nr`]);
+  return { [`${key}Nr`]: nr, [`${key}Name`]: String(r[`${key}_name`] ?? nr) } as Record<`${K}Nr` | `${K}Name`, string>;
+}

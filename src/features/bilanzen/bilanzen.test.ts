@@ -6,6 +6,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { bilanzBeispiel } from '../../testing/bilanz-beispiel.js';
+import { setTenant } from '../../db/rls.js';
 import { csrfFrom, signIn } from '../../testing/session.js';
 import { createUserWithRoles } from '../../testing/users.js';
 
@@ -182,19 +183,28 @@ describe('one open Bilanz, periods that never overlap', () => {
     expect(Number((await t.db.knex('bilanzen').where({ mandant: 'DEMO', standort_nr: s.standortNr }).count({ c: '*' }))[0].c)).toBe(1);
   });
 
-  it('holds both rules in the database itself', async () => {
+  it('holds the rules in the database itself: no overlap, at most 3 months, one open per location and product', async () => {
     const s = await schauplatz();
-    await t.db.knex.transaction(async (trx) => {
-      await trx.raw(`select set_config('app.mandant', 'DEMO', true)`);
-      await trx('bilanzen').insert({ mandant: 'DEMO', id: 900_000 + s.n, standort_nr: s.standortNr, produkt_nr: 'P013', zeitraum_von: '2026-01-01', zeitraum_bis: '2026-03-31', status: 'geschlossen' });
-      await expect(trx.raw('savepoint a').then(() => trx('bilanzen').insert({ mandant: 'DEMO', id: 910_000 + s.n, standort_nr: s.standortNr, produkt_nr: 'P013', zeitraum_von: '2026-03-01', zeitraum_bis: '2026-04-30', status: 'geschlossen' })))
-        .rejects.toThrow(/bilanzen_zeitraum_ueberschneidung/);
-      await trx.raw('rollback to savepoint a');
-      await expect(trx.raw('savepoint b').then(() => trx('bilanzen').insert({ mandant: 'DEMO', id: 920_000 + s.n, standort_nr: s.standortNr, produkt_nr: 'P013', zeitraum_von: '2026-04-01', zeitraum_bis: '2026-07-01', status: 'offen' })))
-        .rejects.toThrow(/bilanzen_zeitraum_chk/);
-      await trx.raw('rollback to savepoint b');
+    const row = (id: number, von: string, bis: string, status = 'geschlossen') => ({ mandant: 'DEMO', id: 900_000 + s.n * 10 + id, standort_nr: s.standortNr, produkt_nr: 'P013', zeitraum_von: von, zeitraum_bis: bis, status });
+    const trx = await t.db.knex.transaction();
+    try {
+      await setTenant(trx, 'DEMO');
+      // Each refused insert in a savepoint of its own, so the transaction goes on.
+      const refused = async (r: Record<string, unknown>, constraint: RegExp) => {
+        await trx.raw('savepoint probe');
+        await expect(trx('bilanzen').insert(r)).rejects.toThrow(constraint);
+        await trx.raw('rollback to savepoint probe');
+      };
+      await trx('bilanzen').insert(row(1, '2026-01-01', '2026-03-31'));
+      await refused(row(2, '2026-03-01', '2026-04-30'), /bilanzen_zeitraum_ueberschneidung/);
+      await refused(row(3, '2026-04-01', '2026-07-01'), /bilanzen_zeitraum_chk/);
+      await trx('bilanzen').insert(row(4, '2026-04-01', '2026-06-30', 'offen'));
+      await refused(row(5, '2026-07-01', '2026-09-30', 'offen'), /bilanzen_offen_uq/);
+      expect(await trx('bilanzen').where({ mandant: 'DEMO', standort_nr: s.standortNr }).orderBy('id').pluck('zeitraum_von')).toEqual(['2026-01-01', '2026-04-01']);
+    } finally {
       await trx.rollback();
-    }).catch(() => undefined);
+    }
+    expect(await t.db.knex('bilanzen').where({ mandant: 'DEMO', standort_nr: s.standortNr }).first()).toBeUndefined();
   });
 });
 

@@ -1,7 +1,7 @@
 // The Bilanzen list (page and GET /api/bilanzen) through the list engine: period, location, product, status and
 // the figures of the last allocation; filters by location, product, status and period; the user's locations only.
 import type { ListDefinition } from '../../records/list/engine.js';
-import { masterDataChoices, referenzSpalten } from '../bewegungsdaten/references.js';
+import { masterDataChoices, referenzSpalten, referenzWerte } from '../bewegungsdaten/references.js';
 import { knapp, type BilanzStatus } from './repo.js';
 import { prozent } from './detail.js';
 
@@ -68,10 +68,8 @@ export const bilanzListe: ListDefinition<BilanzZeile> = {
   countsFollow: 'bilanzen',
   toRow: (r) => ({
     id: Number(r.id),
-    standortNr: String(r.standort_nr),
-    standortName: String(r.standort_name ?? r.standort_nr),
-    produktNr: String(r.produkt_nr),
-    produktName: String(r.produkt_name ?? r.produkt_nr),
+    ...referenzWerte(r, 'standort'),
+    ...referenzWerte(r, 'produkt'),
     zeitraumVon: String(r.zeitraum_von),
     zeitraumBis: String(r.zeitraum_bis),
     status: r.status as BilanzStatus,

@@ -4,11 +4,10 @@
 import type { Knex } from 'knex';
 import type { TenantScope } from '../../db/scope.js';
 import type { AllocationLieferung, AllocationPosition, AllocationZertifikat, Begruendung } from '../../domain/allocation.js';
-import { isProduktgruppe, type Produktgruppe } from '../../domain/fuels.js';
+import { isProduktgruppe, REFERENZWERTE, type Produktgruppe } from '../../domain/fuels.js';
 import { lcvUmrechnen } from '../../domain/ghg.js';
 import { nachweisAblaufAus } from '../../domain/gesetzeswerte.js';
 import { ausMilli, bioMenge, milli, zertifikatGruppe } from '../../domain/lieferkette.js';
-import { REFERENZWERTE } from '../../domain/fuels.js';
 import { umrechnen, type Einheit } from '../../domain/units.js';
 import { zeilen as gesetzeswertZeilen } from '../gesetzeswerte/repo.js';
 

@@ -20,7 +20,7 @@ import { bilanzDetail, type BilanzDetail } from './detail.js';
 import { editorProps } from './editor.js';
 import { bilanzListe } from './list.js';
 import * as repo from './repo.js';
-import { parseBilanz, parsePosition, parsePositionAenderung, parseTeilung, parseVersion, parseZeitraum, quartal } from './schema.js';
+import { parseBilanz, parsePosition, parsePositionAenderung, parseTeil, parseVersion, parseZeitraum, quartal } from './schema.js';
 import * as service from './service.js';
 
 const PATH = 'bewegungsdaten/bilanzen';
@@ -126,36 +126,35 @@ export function bilanzenRoutes(knex: Knex, clock: Clock): Router {
     });
   }
 
-  const actor = actorOf;
   const version = (req: Request) => parseVersion(req.body);
   const p = (req: Request) => idOf(req.params.p);
 
   aktion('', 'zeitraum', async (req, res, id) => {
-    await service.aendern(scope(res, 'edit'), actor(req, res), id, parseZeitraum(req.body));
+    await service.aendern(scope(res, 'edit'), actorOf(req, res), id, parseZeitraum(req.body));
     return 'bilanzen:flash.gespeichert';
   });
   aktion('/loeschen', 'aktionen', async (req, res, id) => {
-    await service.loeschen(scope(res, 'edit'), actor(req, res), id, version(req));
+    await service.loeschen(scope(res, 'edit'), actorOf(req, res), id, version(req));
     return { flash: 'bilanzen:flash.geloescht', next: base(res) };
   });
   aktion('/verteilung', 'aktionen', async (req, res, id) => {
-    await service.verteilen(scope(res, 'edit'), actor(req, res), id, { version: version(req) }, heute());
+    await service.verteilen(scope(res, 'edit'), actorOf(req, res), id, { version: version(req) }, heute());
     return 'bilanzen:flash.verteilt';
   });
   aktion('/zuruecksetzen', 'aktionen', async (req, res, id) => {
-    await service.zuruecksetzen(scope(res, 'edit'), actor(req, res), id, version(req));
+    await service.zuruecksetzen(scope(res, 'edit'), actorOf(req, res), id, version(req));
     return 'bilanzen:flash.zurueckgesetzt';
   });
   aktion('/positionen', 'neuePosition', async (req, res, id) => {
-    await service.positionAnlegen(scope(res, 'edit'), actor(req, res), id, parsePosition(req.body));
+    await service.positionAnlegen(scope(res, 'edit'), actorOf(req, res), id, parsePosition(req.body));
     return 'bilanzen:flash.positionAngelegt';
   });
   aktion('/positionen/:p', 'position-:p', async (req, res, id) => {
-    await service.positionAendern(scope(res, 'edit'), actor(req, res), id, p(req), parsePositionAenderung(req.body));
+    await service.positionAendern(scope(res, 'edit'), actorOf(req, res), id, p(req), parsePositionAenderung(req.body));
     return 'bilanzen:flash.gespeichert';
   });
   aktion('/positionen/:p/loeschen', 'position-:p', async (req, res, id) => {
-    await service.positionLoeschen(scope(res, 'edit'), actor(req, res), id, p(req), version(req));
+    await service.positionLoeschen(scope(res, 'edit'), actorOf(req, res), id, p(req), version(req));
     return 'bilanzen:flash.positionGeloescht';
   });
 
@@ -165,8 +164,8 @@ export function bilanzenRoutes(knex: Knex, clock: Clock): Router {
     let pocs: service.Poc[] = [];
     try {
       pocs = positionId == null
-        ? await service.abschliessen(scope(res, 'edit'), actor(req, res), id, { vorschau: true })
-        : await service.positionAbschliessen(scope(res, 'edit'), actor(req, res), id, positionId, { vorschau: true });
+        ? await service.abschliessen(scope(res, 'edit'), actorOf(req, res), id, { vorschau: true })
+        : await service.positionAbschliessen(scope(res, 'edit'), actorOf(req, res), id, positionId, { vorschau: true });
     } catch (err) {
       // Not allocated, closed, …: the Bilanz's page says why.
       const { status, errors } = refusedForm(err, req);
@@ -184,8 +183,8 @@ export function bilanzenRoutes(knex: Knex, clock: Clock): Router {
 
   async function schliessen(req: Request, res: Response, id: number, positionId: number | null) {
     try {
-      if (positionId == null) await service.abschliessen(scope(res, 'edit'), actor(req, res), id, { version: version(req) });
-      else await service.positionAbschliessen(scope(res, 'edit'), actor(req, res), id, positionId, { version: version(req) });
+      if (positionId == null) await service.abschliessen(scope(res, 'edit'), actorOf(req, res), id, { version: version(req) });
+      else await service.positionAbschliessen(scope(res, 'edit'), actorOf(req, res), id, positionId, { version: version(req) });
       // Flashes are keys without values: the page below lists the POCs with their numbers.
       res.flash('success', positionId == null ? 'bilanzen:flash.abgeschlossen' : 'bilanzen:flash.positionAbgeschlossen');
       res.redirect(href(res, id));
@@ -227,19 +226,18 @@ export function bilanzenRoutes(knex: Knex, clock: Clock): Router {
       if (!b || !position) throw notFound();
       // The form asks for the new part only; the existing position keeps what it holds beyond it.
       const ganz = await service.positionsMenge(s, b, position, heute());
-      const neu = parseTeilung({ teile: [{ bioMenge: '1' }, { bioMenge: req.body?.bioMenge, prioritaet: req.body?.prioritaet }], version: req.body?.version }).teile[1];
+      const neu = parseTeil({ bioMenge: req.body?.bioMenge, prioritaet: req.body?.prioritaet });
       if (milli(neu.bioMenge!) >= milli(ganz)) {
         throw new ProblemError('invalid', 'VALIDATION', 'bilanzen:errors.teilMengeZuGross', [{ field: 'bioMenge', message: 'bilanzen:errors.teilMengeZuGross', params: { menge: ganz, einheit: b.einheit } }]);
       }
       const bleibt = ausMilli(milli(ganz) - milli(neu.bioMenge!));
-      await service.teilen(s, actor(req, res), id, positionId, { teile: [{ bioMenge: bleibt, prioritaet: null }, neu], version: version(req) }, heute());
+      await service.teilen(s, actorOf(req, res), id, positionId, { teile: [{ bioMenge: bleibt, prioritaet: null }, neu], version: version(req) }, heute());
       res.flash('success', 'bilanzen:flash.geteilt');
       res.redirect(href(res, id));
     } catch (err) {
       const { status, errors } = refusedForm(err, req);
       res.status(status);
-      const feld = (f: string) => errors[f] ?? errors[`teile.1.${f}`] ?? errors[`teile.1`];
-      await teilungSeite(req, res, id, positionId, { form: 'teilung', values: req.body ?? {}, errors: { bioMenge: feld('bioMenge') ?? errors.teile ?? errors._, prioritaet: feld('prioritaet') } as Record<string, string> });
+      await teilungSeite(req, res, id, positionId, { form: 'teilung', values: req.body ?? {}, errors: { bioMenge: errors.bioMenge ?? errors.teile ?? errors._, prioritaet: errors.prioritaet } as Record<string, string> });
     }
   });
 

@@ -39,9 +39,11 @@ export const PositionSchema = z.object({
 });
 export const PositionAenderungSchema = PositionSchema.omit({ partnerNr: true });
 
+/** One part of a split: its bio quantity and, if it differs, its priority (the page's form sends the new part only). */
+export const TeilSchema = z.object({ bioMenge: decimal({ min: 0.001, max: MAX_MENGE, scale: 3, required: true }), prioritaet: prioritaet(false) });
+
 export const TeilungSchema = z.object({
-  teile: z.array(z.object({ bioMenge: decimal({ min: 0.001, max: MAX_MENGE, scale: 3, required: true }), prioritaet: prioritaet(false) }), { error: 'bilanzen:errors.teileZwei' })
-    .length(2, 'bilanzen:errors.teileZwei'),
+  teile: z.array(TeilSchema, { error: 'bilanzen:errors.teileZwei' }).length(2, 'bilanzen:errors.teileZwei'),
   version,
 });
 
@@ -87,6 +89,7 @@ export const parseZeitraum = (body: unknown) => parse(ZeitraumSchema, body, zeit
 export const parsePosition = (body: unknown) => parse(PositionSchema, body, bioFehler);
 export const parsePositionAenderung = (body: unknown) => parse(PositionAenderungSchema, body, bioFehler);
 export const parseTeilung = (body: unknown) => parse(TeilungSchema, body);
+export const parseTeil = (body: unknown) => parse(TeilSchema, body);
 export const parseVersion = (body: unknown) => parse(VersionSchema, body).version;
 
 /** The current quarter (a new Bilanz's default period), in Germany's calendar. */

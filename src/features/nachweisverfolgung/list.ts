@@ -3,7 +3,7 @@
 // range and location, sort, paging, exports, and the same rows as JSON at GET /api/nachweisverfolgung.
 import type { Meta } from '../../db/versioned.js';
 import type { ListDefinition } from '../../records/list/engine.js';
-import { masterDataChoices, referenzSpalten } from '../bewegungsdaten/references.js';
+import { masterDataChoices, referenzSpalten, referenzWerte } from '../bewegungsdaten/references.js';
 import type { Lieferstatus } from '../lieferungen/names.js';
 import { ARTEN, mitNamen, TABELLE, type Art } from './repo.js';
 
@@ -75,12 +75,9 @@ export const verfolgungListe: ListDefinition<VerfolgungZeile & Partial<Meta>> = 
     art: r.art as Art,
     nr: String(r.nr),
     datum: String(r.datum),
-    partnerNr: String(r.partner_nr),
-    partnerName: String(r.partner_name ?? r.partner_nr),
-    standortNr: String(r.standort_nr),
-    standortName: String(r.standort_name ?? r.standort_nr),
-    produktNr: String(r.produkt_nr),
-    produktName: String(r.produkt_name ?? r.produkt_nr),
+    ...referenzWerte(r, 'partner'),
+    ...referenzWerte(r, 'standort'),
+    ...referenzWerte(r, 'produkt'),
     produktgruppe: String(r.produktgruppe),
     menge: String(r.menge),
     mengeExakt: String(r.menge),

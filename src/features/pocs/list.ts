@@ -4,7 +4,7 @@
 // same rows as JSON at GET /api/pocs. Read-only: a POC is made and cancelled by its Bilanz.
 import type { ListDefinition } from '../../records/list/engine.js';
 import { inEinheitSql } from '../../domain/units.js';
-import { masterDataChoices, referenzSpalten } from '../bewegungsdaten/references.js';
+import { masterDataChoices, referenzSpalten, referenzWerte } from '../bewegungsdaten/references.js';
 
 export interface PocZeile {
   nr: string;
@@ -112,10 +112,8 @@ export const pocListe: ListDefinition<PocZeile> = {
     ablieferungNr: String(r.ablieferung_nr ?? ''),
     partnerNr: text(r.partner_nr),
     partnerName: text(r.partner_name ?? r.partner_nr),
-    standortNr: String(r.standort_nr),
-    standortName: String(r.standort_name ?? r.standort_nr),
-    produktNr: String(r.produkt_nr),
-    produktName: String(r.produkt_name ?? r.produkt_nr),
+    ...referenzWerte(r, 'standort'),
+    ...referenzWerte(r, 'produkt'),
     produktgruppe: String(r.produktgruppe),
     nachweisNr: String(r.nachweis_nr),
     volumen: String(r.volumen),

@@ -6,22 +6,36 @@
 // year) the row with the latest valid-from date on or before the date applies. A date before the first
 // valid-from date of a kind is read as that first date, so the earliest values also cover older dates; a
 // reference that only came into force later (a new plant band, say) is not carried back.
+//
+// Beside the law's values the table holds the factors of the public THG display's equivalents (kind
+// 'aequivalent', one per everyday unit: kg CO2eq of a car trip of 100 km, …): estimates, not law, but dated and
+// chosen by the same rule, so a better estimate is a new row from a later date (docs/decisions.md, "Public THG
+// display").
+import { AEQUIVALENT_EINHEITEN, type Aequivalentfaktor, type AequivalentEinheit } from './thg-anzeige.js';
 
-export const GESETZESWERT_ARTEN = ['fossiler_vergleichswert', 'basiswert', 'schwelle', 'quote', 'nachweis_ablauf'] as const;
+export const GESETZESWERT_ARTEN = ['fossiler_vergleichswert', 'basiswert', 'schwelle', 'quote', 'nachweis_ablauf', 'aequivalent'] as const;
 export type GesetzeswertArt = (typeof GESETZESWERT_ARTEN)[number];
 
 export function isGesetzeswertArt(value: unknown): value is GesetzeswertArt {
   return typeof value === 'string' && (GESETZESWERT_ARTEN as readonly string[]).includes(value);
 }
 
-/** The extra key of a kind: a threshold's plant date, a quota's year; the other kinds have none (''). */
-export const BEZUG_DER_ART: Record<GesetzeswertArt, 'anlageAb' | 'jahr' | null> = {
+/** The extra key of a kind: a threshold's plant date, a quota's year, an equivalent's unit; the other kinds have none (''). */
+export const BEZUG_DER_ART: Record<GesetzeswertArt, 'anlageAb' | 'jahr' | 'einheit' | null> = {
   fossiler_vergleichswert: null,
   basiswert: null,
   schwelle: 'anlageAb',
   quote: 'jahr',
   nachweis_ablauf: null,
+  aequivalent: 'einheit',
 };
+
+/** The units of the equivalents (the reference of kind 'aequivalent'), in the order the display names them. */
+export { AEQUIVALENT_EINHEITEN, type AequivalentEinheit };
+
+export function isAequivalentEinheit(value: unknown): value is AequivalentEinheit {
+  return typeof value === 'string' && (AEQUIVALENT_EINHEITEN as readonly string[]).includes(value);
+}
 
 /** The values of the GHG computation valid on one date. Decimals are exact strings without trailing zeros. */
 export interface Gesetzeswerte {
@@ -132,4 +146,17 @@ export function nachweisAblaufAus(zeilen: readonly GesetzeswertZeile[], zeitraum
   if (!z) throw new GesetzeswertFehlt('nachweis_ablauf', zeitraumBis);
   const jahr = Number(zeitraumBis.slice(0, 4)) + 1;
   return `${String(jahr).padStart(4, '0')}-${z.wert}`;
+}
+
+/**
+ * The equivalents' factors valid on `datum`, in the display's order (car, flight, pork, beef): for each unit the
+ * row chosen by the rule above, its value the kg CO2eq of one unit and its comment the source shown on screen.
+ * A unit without a row is left out.
+ */
+export function aequivalentfaktorenAus(zeilen: readonly (GesetzeswertZeile & { kommentar?: string | null })[], datum: string): Aequivalentfaktor[] {
+  const gueltig = gueltigeZeilen(zeilen.filter((z) => z.art === 'aequivalent'), datum);
+  return AEQUIVALENT_EINHEITEN.flatMap((einheit) => {
+    const z = gueltig.find((x) => x.bezug === einheit);
+    return z ? [{ einheit, kgCo2e: ohneNachkommaNullen(z.wert), quelle: z.kommentar ?? '' }] : [];
+  });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  gesetzeswerteAus, GesetzeswertFehlt, gueltigeZeilen, isIsoDate, isTagImJahr, nachweisAblaufAus, ohneNachkommaNullen, quoteAus,
+  aequivalentfaktorenAus, gesetzeswerteAus, GesetzeswertFehlt, gueltigeZeilen, isIsoDate, isTagImJahr, nachweisAblaufAus, ohneNachkommaNullen, quoteAus,
   schwelleFuer, type GesetzeswertZeile,
 } from './gesetzeswerte.js';
 
@@ -109,5 +109,35 @@ describe('dates and decimals', () => {
 
   it.each([['94.0000', '94'], ['94.1000', '94.1'], ['9.2500', '9.25'], ['0.0000', '0'], ['100', '100'], ['10.0500', '10.05']])('%s → %s', (stored, shown) => {
     expect(ohneNachkommaNullen(stored)).toBe(shown);
+  });
+});
+
+describe('the equivalents of the THG display', () => {
+  const FAKTOREN = [
+    ...SEED,
+    { art: 'aequivalent' as const, bezug: 'rind_kg', gueltigAb: '2015-01-01', wert: '99.5000', kommentar: 'Poore & Nemecek 2018, Rindfleisch' },
+    { art: 'aequivalent' as const, bezug: 'auto_100km', gueltigAb: '2015-01-01', wert: '21.0000', kommentar: 'Kraftstoffbasiert' },
+    { art: 'aequivalent' as const, bezug: 'schwein_kg', gueltigAb: '2015-01-01', wert: '12.0000', kommentar: 'Poore & Nemecek 2018, Schweinefleisch' },
+    { art: 'aequivalent' as const, bezug: 'flug_500km', gueltigAb: '2015-01-01', wert: '107.0000', kommentar: 'UBA 2019' },
+    { art: 'aequivalent' as const, bezug: 'auto_100km', gueltigAb: '2027-01-01', wert: '19.5000', kommentar: 'UBA 2026 (Test)' },
+  ];
+
+  it('gives the factors valid on a date in the display order, with the comment as the source', () => {
+    expect(aequivalentfaktorenAus(FAKTOREN, '2026-11-26')).toEqual([
+      { einheit: 'auto_100km', kgCo2e: '21', quelle: 'Kraftstoffbasiert' },
+      { einheit: 'flug_500km', kgCo2e: '107', quelle: 'UBA 2019' },
+      { einheit: 'schwein_kg', kgCo2e: '12', quelle: 'Poore & Nemecek 2018, Schweinefleisch' },
+      { einheit: 'rind_kg', kgCo2e: '99.5', quelle: 'Poore & Nemecek 2018, Rindfleisch' },
+    ]);
+  });
+
+  it('a newer factor applies from its valid-from date on, the older one before', () => {
+    expect(aequivalentfaktorenAus(FAKTOREN, '2026-12-31')[0]).toEqual({ einheit: 'auto_100km', kgCo2e: '21', quelle: 'Kraftstoffbasiert' });
+    expect(aequivalentfaktorenAus(FAKTOREN, '2027-01-01')[0]).toEqual({ einheit: 'auto_100km', kgCo2e: '19.5', quelle: 'UBA 2026 (Test)' });
+  });
+
+  it('leaves a unit without a row out, and does not change the values of the GHG computation', () => {
+    expect(aequivalentfaktorenAus(SEED, '2026-11-26')).toEqual([]);
+    expect(gesetzeswerteAus(FAKTOREN, '2026-11-26')).toEqual(gesetzeswerteAus(SEED, '2026-11-26'));
   });
 });

@@ -4,7 +4,7 @@ import { ManualClock } from '../../clock.js';
 import { TenantScope } from '../../db/scope.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { csrfFrom, signIn, type Agent } from '../../testing/session.js';
-import { gesetzeswerteAm, nachweisAblauf, quoteImJahr } from './service.js';
+import { aequivalentfaktorenAm, gesetzeswerteAm, nachweisAblauf, quoteImJahr } from './service.js';
 
 // "Today" is 1 June 2026 in this file: rows from 2027 on are in the future (deletable), the seed's are in force.
 const clock = new ManualClock(Date.parse('2026-06-01T10:00:00Z'));
@@ -68,6 +68,25 @@ describe('the values valid on a date', () => {
     await request(t.app).delete(`/api/gesetzeswerte/${res.body.data.id}`).set(adminAuth);
   });
 
+  it('the equivalents of the THG display: the seed\'s factors with their sources, and a newer factor from its valid-from date on', async () => {
+    const seed = await aequivalentfaktorenAm(t.db.knex, '2026-06-01');
+    expect(seed.map((f) => [f.einheit, f.kgCo2e])).toEqual([['auto_100km', '21'], ['flug_500km', '107'], ['schwein_kg', '12'], ['rind_kg', '99.5']]);
+    expect(seed[1].quelle).toBe('UBA 2019, Inlandsflüge: 214 g je Personenkilometer');
+    const res = await request(t.app).post('/api/gesetzeswerte').set(adminAuth)
+      .send({ art: 'aequivalent', einheit: 'flug_500km', gueltigAb: '2027-01-01', wert: '98,5', kommentar: 'UBA 2026 (Test)' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data).toMatchObject({ art: 'aequivalent', einheit: 'flug_500km', anlageAb: null, jahr: null, gueltigAb: '2027-01-01', wert: '98.5' });
+    expect(await aequivalentfaktorenAm(t.db.knex, '2026-12-31')).toEqual(seed);
+    expect((await aequivalentfaktorenAm(t.db.knex, '2027-01-01'))[1]).toEqual({ einheit: 'flug_500km', kgCo2e: '98.5', quelle: 'UBA 2026 (Test)' });
+    // The law's values are untouched by it.
+    expect(await gesetzeswerteAm(t.db.knex, '2027-01-01')).toEqual(await gesetzeswerteAm(t.db.knex, '2026-06-01'));
+    // Its unit is part of its identity: a correction may not move it.
+    const moved = await request(t.app).put(`/api/gesetzeswerte/${res.body.data.id}`).set(adminAuth).send({ wert: '99', einheit: 'auto_100km' });
+    expect(moved.status).toBe(400);
+    expect(moved.body.errors).toEqual([{ field: 'einheit', message: 'Art, Bezug und „Gültig ab“ eines Werts können nicht geändert werden; fügen Sie stattdessen einen neuen Wert hinzu.' }]);
+    expect((await request(t.app).delete(`/api/gesetzeswerte/${res.body.data.id}`).set(adminAuth)).status).toBe(200);
+  });
+
   it('is readable inside a tenant transaction (the app role), which cannot change it', async () => {
     const scope = new TenantScope(t.db.knex, 'DEMO');
     const werte = await scope.transaction((tx) => gesetzeswerteAm(tx.knex, '2026-06-01'));
@@ -101,8 +120,9 @@ describe('the page', () => {
       '06.10.2015', 'THG-Quote', '9,25 %', '15. April des Folgejahres', 'gültig seit 01.01.2015', 'Wert hinzufügen', 'Änderungsverlauf']) {
       expect(page.text, text).toContain(text);
     }
-    // One row in force per kind and reference: comparator, Basiswert, three bands, nine years, expiry.
-    expect(page.text.match(/gültig seit 01\.01\.2015/g)).toHaveLength(15);
+    // One row in force per kind and reference: comparator, Basiswert, three bands, nine years, expiry, four equivalents.
+    expect(page.text.match(/gültig seit 01\.01\.2015/g)).toHaveLength(19);
+    for (const text of ['Äquivalente der THG-Anzeige', 'Autofahrt à 100 km (je Pkw)', '99,5 kg CO₂-Äq', 'Poore &amp; Nemecek 2018, Rindfleisch']) expect(page.text, text).toContain(text);
     expect(page.text).toContain('href="/de/benutzer/gesetzeswerte" aria-current="page"');
     const en = await admin.get('/en/benutzer/gesetzeswerte');
     for (const text of ['<h1>Legal values</h1>', '94 g CO₂eq/MJ', '94.1 kg CO₂eq/GJ', '9.25 %', '15 April of the following year', 'valid since 01.01.2015']) {
@@ -214,6 +234,13 @@ describe('the API', () => {
     ['a day that is not in every year', { art: 'nachweis_ablauf', gueltigAb: '2028-01-01', wert: '29.02.' }, 'wert',
       'Bitte geben Sie einen Tag im Format TT.MM. an, z. B. 15.04. (der 29.02. ist nicht möglich).', 'Please enter a day as MM-DD, e.g. 04-15 (29 February is not possible).'],
     ['a reference the kind does not have', { art: 'basiswert', jahr: 2028, gueltigAb: '2028-01-01', wert: '95' }, 'jahr',
+      'Bitte lassen Sie dieses Feld bei dieser Art leer.', 'Please leave this field empty for this kind.'],
+    ['an equivalent without its unit', { art: 'aequivalent', gueltigAb: '2028-01-01', wert: '20' }, 'einheit', 'Pflichtfeld', 'Required'],
+    ['an equivalent of an unknown unit', { art: 'aequivalent', einheit: 'bahn_100km', gueltigAb: '2028-01-01', wert: '3' }, 'einheit',
+      'Bitte wählen Sie eine Einheit aus der Liste.', 'Please choose a unit from the list.'],
+    ['an equivalent of zero', { art: 'aequivalent', einheit: 'rind_kg', gueltigAb: '2028-01-01', wert: '0' }, 'wert',
+      'Der Wert muss größer als 0 sein und darf höchstens 1.000 betragen.', 'The value must be greater than 0 and at most 1,000.'],
+    ['a unit on a kind that has none', { art: 'basiswert', einheit: 'rind_kg', gueltigAb: '2028-01-01', wert: '95' }, 'einheit',
       'Bitte lassen Sie dieses Feld bei dieser Art leer.', 'Please leave this field empty for this kind.'],
   ])('refuses %s with 400, naming the field in German and English, storing nothing', async (_label, body, field, de, en) => {
     const before = { rows: await count('gesetzeswerte'), audit: await count('audit_log') };

@@ -16,7 +16,7 @@ function tagImJahr(mmdd: string, lang: string): string {
   return new Intl.DateTimeFormat(lang === 'en' ? 'en-GB' : 'de-DE', { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(Date.UTC(2001, m - 1, d));
 }
 
-/** A value with its unit, as the language writes it: "94 g CO₂-Äq/MJ", "9,25 %", "15. April des Folgejahres". */
+/** A value with its unit, as the language writes it: "94 g CO₂-Äq/MJ", "9,25 %", "15. April des Folgejahres", "21 kg CO₂-Äq". */
 export function wertText(art: GesetzeswertArt, wert: string, ctx: { fmt: Formatter; t: T; lang: string }): string {
   if (art === 'nachweis_ablauf') return ctx.t('gesetzeswerte:einheiten.nachweis_ablauf', { tag: tagImJahr(wert, ctx.lang) });
   return ctx.t(`gesetzeswerte:einheiten.${art}`, { wert: ctx.fmt.number(wert, decimals(wert)) });
@@ -31,22 +31,32 @@ export function wertEditierbar(art: GesetzeswertArt, wert: string, lang: string)
   return lang === 'de' ? wert.replace('.', ',') : wert;
 }
 
-/** The reference of a row as its column shows it: the plant date ("frühester Tag" for the first band), the year; '' for the others. */
-export function bezugWert(row: Pick<GesetzeswertRow, 'art' | 'anlageAb' | 'jahr'>, ctx: { fmt: Formatter; t: T }): string {
+type MitBezug = Pick<GesetzeswertRow, 'art' | 'anlageAb' | 'jahr'> & { einheit?: GesetzeswertRow['einheit'] };
+
+/**
+ * The reference of a row as its column shows it: the plant date ("frühester Tag" for the first band), the year,
+ * the equivalent's unit in words; '' for the others.
+ */
+export function bezugWert(row: MitBezug, ctx: { fmt: Formatter; t: T }): string {
   if (row.art === 'schwelle' && row.anlageAb) {
     // The first band reaches back to the beginning of time: a word reads better than "01.01.0001".
     return row.anlageAb < '1000-01-01' ? ctx.t('gesetzeswerte:bezug.beginn') : ctx.fmt.date(row.anlageAb);
   }
   if (row.art === 'quote' && row.jahr != null) return String(row.jahr);
+  if (row.art === 'aequivalent' && row.einheit) return ctx.t(`gesetzeswerte:aequivalentEinheiten.${row.einheit}`);
   return '';
 }
 
-/** The reference of a row in words: "Anlage in Betrieb ab 06.10.2015", "Jahr 2024"; '' for the kinds without one. */
-export function bezugText(row: Pick<GesetzeswertRow, 'art' | 'anlageAb' | 'jahr'>, ctx: { fmt: Formatter; t: T }): string {
+/** The reference of a row in words: "Anlage in Betrieb ab 06.10.2015", "Jahr 2024", "je Autofahrt …"; '' for the kinds without one. */
+export function bezugText(row: MitBezug, ctx: { fmt: Formatter; t: T }): string {
   if (row.art === 'schwelle' && row.anlageAb) return ctx.t('gesetzeswerte:bezug.anlageAb', { datum: bezugWert(row, ctx) });
   if (row.art === 'quote' && row.jahr != null) return ctx.t('gesetzeswerte:bezug.jahr', { jahr: row.jahr });
+  if (row.art === 'aequivalent' && row.einheit) return ctx.t('gesetzeswerte:bezug.einheit', { einheit: bezugWert(row, ctx) });
   return '';
 }
+
+/** The field of a row's reference (its form field and column), or null for the kinds without one. */
+export const bezugFeld = (art: GesetzeswertArt) => BEZUG_DER_ART[art];
 
 export interface Status {
   label: string;
@@ -64,7 +74,7 @@ export function statusOf(row: GesetzeswertRow, gueltig: Set<number>, heute: stri
 export interface Abschnitt {
   art: GesetzeswertArt;
   /** The field of the kind's reference (its column), if it has one. */
-  bezug: 'anlageAb' | 'jahr' | null;
+  bezug: 'anlageAb' | 'jahr' | 'einheit' | null;
   rows: GesetzeswertRow[];
 }
 
@@ -90,7 +100,7 @@ export function verlaufseintrag(entry: LogEntry & { changes: FieldChange[] }, ct
   const row = (entry.after ?? entry.before ?? {}) as Partial<GesetzeswertRow>;
   const art = row.art as GesetzeswertArt;
   const aktion = entry.kind.split('.').pop() ?? entry.kind;
-  const bezug = art ? bezugText({ art, anlageAb: row.anlageAb ?? null, jahr: row.jahr ?? null }, ctx) : '';
+  const bezug = art ? bezugText({ art, anlageAb: row.anlageAb ?? null, jahr: row.jahr ?? null, einheit: row.einheit ?? null }, ctx) : '';
   const show = (field: string, v: unknown) =>
     v === null || v === undefined || v === '' ? '–' : field === 'wert' && art ? wertText(art, String(v), ctx) : String(v);
   return {

@@ -2,7 +2,7 @@
 // base connection and inside a tenant transaction alike (the app role may SELECT it); writes come only from
 // the system administrators' service, on the base connection.
 import type { Knex } from 'knex';
-import { ohneNachkommaNullen, type GesetzeswertArt, type GesetzeswertZeile } from '../../domain/gesetzeswerte.js';
+import { ohneNachkommaNullen, type AequivalentEinheit, type GesetzeswertArt, type GesetzeswertZeile } from '../../domain/gesetzeswerte.js';
 
 /** A row as the page and the API show it. */
 export interface GesetzeswertRow {
@@ -12,6 +12,8 @@ export interface GesetzeswertRow {
   anlageAb: string | null;
   /** The year of a quota; null for the other kinds. */
   jahr: number | null;
+  /** The unit of an equivalent of the THG display; null for the other kinds. */
+  einheit: AequivalentEinheit | null;
   gueltigAb: string;
   /** A decimal without trailing zeros; for nachweis_ablauf the day of the year, 'MM-DD'. */
   wert: string;
@@ -44,6 +46,7 @@ export function toRow(r: DbRow): GesetzeswertRow {
     art: r.art,
     anlageAb: r.art === 'schwelle' ? r.bezug : null,
     jahr: r.art === 'quote' ? Number(r.bezug) : null,
+    einheit: r.art === 'aequivalent' ? (r.bezug as AequivalentEinheit) : null,
     gueltigAb: r.gueltig_ab,
     wert: wertOf(r),
     kommentar: r.kommentar,
@@ -54,9 +57,9 @@ export function toRow(r: DbRow): GesetzeswertRow {
   };
 }
 
-/** The stored form of a row's reference: the plant date, the year, or ''. */
-export function bezugOf(input: { anlageAb?: string | null; jahr?: number | null }): string {
-  return input.anlageAb ?? (input.jahr != null ? String(input.jahr) : '');
+/** The stored form of a row's reference: the plant date, the year, the equivalent's unit, or ''. */
+export function bezugOf(input: { anlageAb?: string | null; jahr?: number | null; einheit?: string | null }): string {
+  return input.anlageAb ?? (input.jahr != null ? String(input.jahr) : input.einheit ?? '');
 }
 
 /** The stored value columns of a kind: nachweis_ablauf keeps its day in `wert_text`, the others a number in `wert`. */
@@ -85,12 +88,15 @@ export async function findRow(db: Knex | Knex.Transaction, id: number, forUpdate
   return row ? toRow(row) : null;
 }
 
-/** The rows of some kinds (all when none are named) in the shape the pure selection reads: one query. */
-export async function zeilen(db: Knex | Knex.Transaction, arten?: readonly GesetzeswertArt[]): Promise<GesetzeswertZeile[]> {
-  const query = db('gesetzeswerte').select('art', 'bezug', 'gueltig_ab', 'wert', 'wert_text');
+/**
+ * The rows of some kinds (all when none are named) in the shape the pure selection reads, with their comment
+ * (the equivalents' source): one query.
+ */
+export async function zeilen(db: Knex | Knex.Transaction, arten?: readonly GesetzeswertArt[]): Promise<(GesetzeswertZeile & { kommentar: string | null })[]> {
+  const query = db('gesetzeswerte').select('art', 'bezug', 'gueltig_ab', 'wert', 'wert_text', 'kommentar');
   if (arten) query.whereIn('art', [...arten]);
-  const rows: Pick<DbRow, 'art' | 'bezug' | 'gueltig_ab' | 'wert' | 'wert_text'>[] = await query;
-  return rows.map((r) => ({ art: r.art, bezug: r.bezug, gueltigAb: r.gueltig_ab, wert: wertOf(r) }));
+  const rows: Pick<DbRow, 'art' | 'bezug' | 'gueltig_ab' | 'wert' | 'wert_text' | 'kommentar'>[] = await query;
+  return rows.map((r) => ({ art: r.art, bezug: r.bezug, gueltigAb: r.gueltig_ab, wert: wertOf(r), kommentar: r.kommentar }));
 }
 
 export async function exists(db: Knex | Knex.Transaction, key: { art: string; bezug: string; gueltigAb: string }): Promise<boolean> {

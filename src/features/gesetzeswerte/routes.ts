@@ -5,7 +5,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
-import { GESETZESWERT_ARTEN } from '../../domain/gesetzeswerte.js';
+import { AEQUIVALENT_EINHEITEN, GESETZESWERT_ARTEN } from '../../domain/gesetzeswerte.js';
 import { httpErrorOf } from '../../http/errors.js';
 import { submitForm } from '../../http/forms.js';
 import { guardsFor } from '../../http/guards.js';
@@ -33,6 +33,7 @@ export function gesetzeswerteRoutes(knex: Knex, clock: Clock): Router {
       heute: service.heute(),
       history,
       arten: GESETZESWERT_ARTEN,
+      einheiten: AEQUIVALENT_EINHEITEN,
       present,
       ...form,
     });

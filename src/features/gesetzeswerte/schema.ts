@@ -3,7 +3,7 @@
 // shape (a percentage is 0–100, a year 2000–2100), not its values: those live only in the table.
 import { z } from 'zod';
 import {
-  BEZUG_DER_ART, isGesetzeswertArt, isIsoDate, isTagImJahr, ohneNachkommaNullen, type GesetzeswertArt,
+  BEZUG_DER_ART, isAequivalentEinheit, isGesetzeswertArt, isIsoDate, isTagImJahr, ohneNachkommaNullen, type AequivalentEinheit, type GesetzeswertArt,
 } from '../../domain/gesetzeswerte.js';
 import { fieldErrors, invalid, type FieldError } from '../../errors.js';
 import { optionalText, parseDecimal } from '../../records/fields.js';
@@ -80,6 +80,7 @@ export const NeuerGesetzeswert = z
     art: z.unknown().optional(),
     anlageAb: z.unknown().optional(),
     jahr: z.unknown().optional(),
+    einheit: z.unknown().optional(),
     gueltigAb: z.unknown().optional(),
     wert: z.unknown().optional(),
     kommentar: optionalText(1000),
@@ -97,8 +98,9 @@ export const NeuerGesetzeswert = z
     }
     let anlageAb: string | null = null;
     let jahrWert: number | null = null;
+    let einheit: AequivalentEinheit | null = null;
     const bezug = BEZUG_DER_ART[art];
-    for (const field of ['anlageAb', 'jahr'] as const) {
+    for (const field of ['anlageAb', 'jahr', 'einheit'] as const) {
       if (field !== bezug && !empty(input[field])) problem(field, { message: 'gesetzeswerte:errors.keinBezug' });
     }
     if (bezug === 'anlageAb') {
@@ -109,11 +111,15 @@ export const NeuerGesetzeswert = z
       const j = jahr(input.jahr);
       if (isProblem(j)) problem('jahr', j);
       else jahrWert = j.ok;
+    } else if (bezug === 'einheit') {
+      const raw = typeof input.einheit === 'string' ? input.einheit.trim() : input.einheit;
+      if (isAequivalentEinheit(raw)) einheit = raw;
+      else problem('einheit', { message: empty(raw) ? 'validation.required' : 'gesetzeswerte:errors.einheit' });
     }
     const wert = pruefeWert(art, input.wert);
     if (isProblem(wert)) problem('wert', wert);
     if (isProblem(wert) || isProblem(gueltigAb)) return z.NEVER;
-    return { art, anlageAb, jahr: jahrWert, gueltigAb: gueltigAb.ok, wert: wert.ok, kommentar: input.kommentar };
+    return { art, anlageAb, jahr: jahrWert, einheit, gueltigAb: gueltigAb.ok, wert: wert.ok, kommentar: input.kommentar };
   });
 export type NeuerGesetzeswert = z.infer<typeof NeuerGesetzeswert>;
 
@@ -129,16 +135,20 @@ export const Korrektur = z.object({
   art: z.unknown().optional(),
   anlageAb: z.unknown().optional(),
   jahr: z.unknown().optional(),
+  einheit: z.unknown().optional(),
   gueltigAb: z.unknown().optional(),
 });
 export type Korrektur = z.infer<typeof Korrektur>;
 
 /** The row's identity fields sent with a correction that differ from the row. */
-export function geaenderteSchluessel(input: Korrektur, row: { art: string; anlageAb: string | null; jahr: number | null; gueltigAb: string }): FieldError[] {
+export function geaenderteSchluessel(
+  input: Korrektur, row: { art: string; anlageAb: string | null; jahr: number | null; einheit: string | null; gueltigAb: string },
+): FieldError[] {
   const same = {
     art: (v: unknown) => v === row.art,
     anlageAb: (v: unknown) => kalendertag(v) === row.anlageAb,
     jahr: (v: unknown) => String(v).trim() === String(row.jahr),
+    einheit: (v: unknown) => String(v).trim() === row.einheit,
     gueltigAb: (v: unknown) => kalendertag(v) === row.gueltigAb,
   };
   return (Object.keys(same) as (keyof typeof same)[])

@@ -10,8 +10,9 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
 import { audit } from '../../db/audit.js';
 import {
-  GesetzeswertFehlt, gesetzeswerteAus, gueltigeZeilen, nachweisAblaufAus, quoteAus, type GesetzeswertArt, type Gesetzeswerte,
+  aequivalentfaktorenAus, GesetzeswertFehlt, gesetzeswerteAus, gueltigeZeilen, nachweisAblaufAus, quoteAus, type GesetzeswertArt, type Gesetzeswerte,
 } from '../../domain/gesetzeswerte.js';
+import type { Aequivalentfaktor } from '../../domain/thg-anzeige.js';
 import { conflict, invalid, notFound } from '../../errors.js';
 import { partsIn } from '../../http/format.js';
 import { HttpError } from '../../http/errors.js';
@@ -73,6 +74,11 @@ export async function nachweisAblaufTabelle(db: Knex | Knex.Transaction): Promis
   };
 }
 
+/** The factors of the THG display's equivalents valid on `datum`, the source from each row's comment: one query. */
+export async function aequivalentfaktorenAm(db: Knex | Knex.Transaction, datum: string): Promise<Aequivalentfaktor[]> {
+  return aequivalentfaktorenAus(await repo.zeilen(db, ['aequivalent']), datum);
+}
+
 /** Everything that applies on one date, as GET /api/gesetzeswerte/am/{datum} answers: one query. */
 export interface GesetzeswerteAmTag extends Gesetzeswerte {
   datum: string;
@@ -95,7 +101,9 @@ export async function gesetzeswerteAmTag(db: Knex | Knex.Transaction, datum: str
 }
 
 /** A row as the audit log keeps it: its identity and its value. */
-const snapshot = (r: repo.GesetzeswertRow) => ({ art: r.art, anlageAb: r.anlageAb, jahr: r.jahr, gueltigAb: r.gueltigAb, wert: r.wert, kommentar: r.kommentar });
+const snapshot = (r: repo.GesetzeswertRow) => ({
+  art: r.art, anlageAb: r.anlageAb, jahr: r.jahr, ...(r.einheit ? { einheit: r.einheit } : {}), gueltigAb: r.gueltigAb, wert: r.wert, kommentar: r.kommentar,
+});
 
 const doppelt = () => invalid([{ field: 'gueltigAb', message: 'gesetzeswerte:errors.doppelt' }]);
 

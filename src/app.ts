@@ -26,6 +26,8 @@ import { bilanzenApi } from './features/bilanzen/api.js';
 import { bilanzenRoutes } from './features/bilanzen/routes.js';
 import { pocsApi } from './features/pocs/api.js';
 import { pocsRoutes } from './features/pocs/routes.js';
+import { thgAnzeigeApi, thgAnzeigeOeffentlichApi } from './features/thg-anzeige/api.js';
+import { thgAnzeigeOeffentlich, thgAnzeigeRoutes } from './features/thg-anzeige/routes.js';
 import { entityRoutes } from './records/routes.js';
 import { STAMMDATEN_ENTITIES } from './features/stammdaten/registry.js';
 import { BEWEGUNGSDATEN_ENTITIES } from './features/bewegungsdaten/registry.js';
@@ -131,6 +133,10 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   app.use(express.json({ limit: '1mb' }));
   app.use(rejectNulCharacters());
   app.use(setUpI18n(i18n));
+  // The public THG display and its JSON depend on the link alone, never on a session: served before one is
+  // loaded, they set no cookie and may be cached (src/features/thg-anzeige).
+  app.use('/api', thgAnzeigeOeffentlichApi(db.knex, clock));
+  app.use('/:lang', thgAnzeigeOeffentlich(db.knex, clock));
   app.use(setUpWebSession(config, sessionStore));
   app.use(setUpAuthentication(passport));
   app.use(setUpCsrf(config));
@@ -156,6 +162,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   api.use(nachweisverfolgungApi(db.knex, clock));
   api.use(bilanzenApi(db.knex, clock));
   api.use(pocsApi(db.knex));
+  api.use(thgAnzeigeApi(db.knex, clock));
   app.use('/api', api);
 
   const pages = express.Router({ mergeParams: true });
@@ -181,6 +188,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   pages.use(nachweisverfolgungRoutes(db.knex, clock));
   pages.use(bilanzenRoutes(db.knex, clock));
   pages.use(pocsRoutes(db.knex));
+  pages.use(thgAnzeigeRoutes(db.knex, clock));
   pages.use(routeTree());
   app.use('/:lang', pages);
 

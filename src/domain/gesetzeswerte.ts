@@ -118,6 +118,13 @@ export function gesetzeswerteAus(zeilen: readonly GesetzeswertZeile[], datum: st
   return { fossilerVergleichswert: einer('fossiler_vergleichswert'), basiswert: einer('basiswert'), schwellen };
 }
 
+/** The Basiswert valid on `datum` alone (from rows of any kinds), for computations that need nothing else. */
+export function basiswertAus(zeilen: readonly GesetzeswertZeile[], datum: string): string {
+  const z = gueltigeZeilen(zeilen.filter((x) => x.art === 'basiswert'), datum)[0];
+  if (!z) throw new GesetzeswertFehlt('basiswert', datum);
+  return ohneNachkommaNullen(z.wert);
+}
+
 /**
  * The minimum saving in % for a plant in operation since `anlageInbetriebnahme`: the band with the latest
  * `anlageAb` on or before it. A plant older than every band gets the first band.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  aequivalentfaktorenAus, gesetzeswerteAus, GesetzeswertFehlt, gueltigeZeilen, isIsoDate, isTagImJahr, nachweisAblaufAus, ohneNachkommaNullen, quoteAus,
+  aequivalentfaktorenAus, basiswertAus, gesetzeswerteAus, GesetzeswertFehlt, gueltigeZeilen, isIsoDate, isTagImJahr, nachweisAblaufAus, ohneNachkommaNullen, quoteAus,
   schwelleFuer, type GesetzeswertZeile,
 } from './gesetzeswerte.js';
 
@@ -56,6 +56,14 @@ describe('the values valid on a date', () => {
     const rows = gueltigeZeilen(REFORM, '2027-06-01');
     expect(rows.filter((r) => r.art === 'fossiler_vergleichswert')).toEqual([REFORM[8]]);
     expect(rows.filter((r) => r.art === 'quote').map((r) => [r.bezug, r.wert])).toEqual([['2024', '9.2500'], ['2027', '15.0000']]);
+  });
+
+  it('gives the Basiswert of a date alone, as gesetzeswerteAus does', () => {
+    const neu = [...SEED, { art: 'basiswert' as const, bezug: '', gueltigAb: '2028-01-01', wert: '95.0000' }];
+    expect(basiswertAus(neu, '2027-12-31')).toBe('94.1');
+    expect(basiswertAus(neu, '2028-01-01')).toBe('95');
+    expect(basiswertAus(neu, '2010-01-01')).toBe(gesetzeswerteAus(neu, '2010-01-01').basiswert);
+    expect(() => basiswertAus(SEED.filter((r) => r.art !== 'basiswert'), '2026-01-01')).toThrow(GesetzeswertFehlt);
   });
 
   it('names the missing kind instead of computing with nothing', () => {

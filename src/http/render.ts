@@ -87,8 +87,10 @@ export function setUpRendering({ assets, cacheViews, i18n: i18nInstance, idleMs,
       // request's own object, and includes still get a copy each): one copy of every local less per template.
       const options = { cache: cacheViews, root: VIEWS_DIR, views: [VIEWS_DIR], rmWhitespace: true, unsafePrototypeLocals: true };
       const body = await ejs.renderFile(path.join(VIEWS_DIR, `${view}.ejs`), data, options);
-      // `layout`: the shell with sidebar (signed in), or `public` (header only: login, home, THG display).
-      const layout = (locals as { layout?: string }).layout === 'public' || !user ? 'public' : 'layout';
+      // `layout`: the shell with sidebar (signed in), `public` (header only: login, home), or a page's own frame
+      // (a view path: the public THG display's, which carries nothing of the visitor so that it can be cached).
+      const wanted = (locals as { layout?: string }).layout;
+      const layout = wanted && wanted !== 'public' ? wanted : wanted === 'public' || !user ? 'public' : 'layout';
       const html = await ejs.renderFile(path.join(VIEWS_DIR, `${layout}.ejs`), { ...data, body }, options);
       // The page depends on the session, theme and sidebar cookies (it is no-store anyway: src/http/security.ts).
       res.vary('Cookie');

@@ -69,6 +69,7 @@ export const PAGES: PageDef[] = [
   page('benutzer', 'benutzer/mandanten', 'mandanten', 'systemAdmin'),
   page('benutzer', 'benutzer/gesetzeswerte', 'gesetzeswerte', 'systemAdmin'),
   page('benutzer', 'benutzer/rollen', 'rollen', 'admin'),
+  page('benutzer', 'benutzer/thg-anzeige', 'thg-anzeige-verwaltung', 'admin'),
 ];
 
 /** The UI kit pages under /{lang}/layouts (spec section 2). */

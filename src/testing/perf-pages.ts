@@ -25,8 +25,10 @@ export const LIST: ListUnderTest = {
   rollen: [9],
 };
 
-/** Public pages: the login form and the THG display. */
+/** Public pages: the login form and the THG display (DEMO's, under the demo link of the API contract). */
 export const LOGIN_PAGE = '/de/login';
-export const THG_PAGE = '/de/thg-anzeige';
+export const THG_PAGE = '/de/thg-anzeige/demo-thg-anzeige';
+/** The THG display's large-screen mode (a wall display). */
+export const THG_VOLLBILD_PAGE = `${THG_PAGE}?vollbild=1`;
 /** A page that mounts a React island (needs ADMIN in DEMO and `?benutzer=<id>` of a manageable user). */
 export const ISLAND_PAGE = '/de/benutzer/berechtigungsverwaltung';

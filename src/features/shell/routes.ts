@@ -18,10 +18,6 @@ export function publicRoutes(): Router {
     await res.page('shell/home', { title: req.t('home.title'), layout: 'public' });
   });
 
-  router.get('/thg-anzeige', async (req, res) => {
-    await res.page('shell/thg-anzeige', { title: req.t('nav.thg-anzeige'), layout: 'public' });
-  });
-
   // Display preferences live in plain cookies so the server renders the right theme and sidebar from the
   // first byte (no flash of the wrong theme). The forms work without JavaScript; shell.ts enhances them.
   for (const [name, allowed] of [['theme', ['light', 'dark']], ['sidebar', ['expanded', 'collapsed']]] as const) {

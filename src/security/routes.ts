@@ -81,9 +81,10 @@ export function fillPath(path: string, values: Record<string, string>): string {
     .replace(/[{}]/g, '');
 }
 
-/** Calls that need no X-Mandant per the API contract (they are not tenant-scoped). */
+/** Calls that need no X-Mandant per the API contract (they are not tenant-scoped; the public THG display needs no sign-in). */
 export function isTenantExempt(path: string): boolean {
-  return /^\/api\/v1\/(account\/(login|logout|session|mfa\/.*)|sso\/login)$/.test(path) || /^\/api\/v1\/sso\/login$/.test(path);
+  return /^\/api\/v1\/(account\/(login|logout|session|mfa\/.*)|sso\/login)$/.test(path) || /^\/api\/v1\/sso\/login$/.test(path)
+    || path === '/api/thg-anzeige/:token';
 }
 
 /** The contract's error shape: {success:false, message, code, errors}. */

@@ -24,6 +24,7 @@ const PLATFORM_RESOURCES: Record<string, string> = {
   benutzer: 'users are global; administrators see members of their tenant (benutzer.test.ts, cross-tenant.test.ts)',
   mandanten: 'the tenants themselves, for system administrators (mandanten.test.ts)',
   logmeldungen: 'the audit log, for support across the tenants they belong to (logmeldungen.test.ts)',
+  'thg-anzeige': 'no list: the current tenant\'s publication, and the public display behind a secret link that names its tenant (thg-anzeige.test.ts)',
 };
 
 /**

@@ -7,6 +7,7 @@
 // and 33 MJ/L, assigned to it: the worked example of domain-notes.md, 27.753 t CO₂eq. Made with the features' own
 // commands (record service, assignment), written by no user: the versions are marked as the demo's and no audit
 // entries are kept. Skipped when its certificate exists already (idempotent).
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { setTenant } from '../db/rls.js';
 import { TenantScope } from '../db/scope.js';
@@ -14,6 +15,8 @@ import { DEMO_DATA } from '../db/versioned.js';
 import { ablieferungConfig } from '../features/lieferungen/ablieferungen.js';
 import { nachweisConfig } from '../features/nachweise/nachweis.js';
 import { heuteInDeutschland, zuordnen } from '../features/zuordnung/service.js';
+import { pdfText } from '../records/export/pdf.js';
+import type { CheckedUpload } from '../records/files.js';
 import { recordService } from '../records/service.js';
 
 export const DEMO_TOKEN = 'demo-thg-anzeige';
@@ -52,6 +55,13 @@ export async function seedThgAnzeige(trx: Knex.Transaction, today = new Date()):
     anlageInbetriebnahme: '2019-05-01', eec: '0', el: '0', ep: '6.5', etd: '3.5', eu: '0', esca: '0', eccs: '0', eccr: '0', gesamtStandardwert: '10',
     lieferant: 'Ölmühle Nord GmbH', lieferantZertifikatNr: 'EU-ISCC-Cert-DE100-0001',
   });
+  // Like every demo certificate, with its PoS as a PDF (src/seeds/nachweise.ts draws the others).
+  zertifikat.datei = await posPdf(heute, [
+    ['Nummer / Number', DEMO_NACHWEIS], ['Ausstellungsdatum / Date of issuance', heute.split('-').reverse().join('.')],
+    ['Lieferant / Supplier', 'Ölmühle Nord GmbH (EU-ISCC-Cert-DE100-0001)'], ['Produkt / Product', 'Biodiesel B100 (FAME)'],
+    ['Rohstoff / Raw material', 'Altspeiseöl / Used cooking oil'], ['Menge / Quantity', '10.000 L'], ['Energiegehalt / Energy content', '330.000 MJ'],
+    ['E (g CO2eq/MJ)', '10,00'], ['Nachhaltig / Sustainable', 'ja / yes (RED II Art. 29)'],
+  ]);
   await recordService(nachweisConfig).create(scope, actor, { ...zertifikat, nr: DEMO_NACHWEIS });
   await zuordnen(scope, actor, nr, { nachweisNr: DEMO_NACHWEIS, volumen: '10000' }, heute);
 
@@ -60,4 +70,20 @@ export async function seedThgAnzeige(trx: Knex.Transaction, today = new Date()):
   for (const table of ['ablieferungen_versionen', 'nachweise_versionen', 'nachweisbescheinigungen_versionen']) {
     await trx(table).where({ mandant }).whereNull('benutzer_id').whereNull('quelle').update({ quelle: DEMO_DATA });
   }
+}
+
+/** The demo certificate's PoS: one page in the PDF standard font, its creation date the issue date (the same bytes each day). */
+async function posPdf(heute: string, zeilen: [string, string][]): Promise<CheckedUpload> {
+  const PDFDocument = ((m: unknown) => (m as { default?: unknown }).default ?? m)(await import('pdfkit')) as typeof import('pdfkit');
+  const doc = new PDFDocument({ size: 'A4', margins: { top: 56, bottom: 56, left: 56, right: 56 }, lang: 'de-DE', info: { Title: `Nachhaltigkeitsnachweis ${DEMO_NACHWEIS}`, CreationDate: new Date(`${heute}T00:00:00Z`) } });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const ended = new Promise<void>((resolve) => doc.once('end', resolve));
+  doc.font('Helvetica-Bold').fontSize(15).text('Nachhaltigkeitsnachweis (Proof of Sustainability)').moveDown(1.2);
+  for (const [label, wert] of zeilen) doc.font('Helvetica-Bold').fontSize(9).text(pdfText(label)).font('Helvetica').text(pdfText(wert)).moveDown(0.4);
+  doc.moveDown(2).font('Helvetica-Oblique').fontSize(8).text('Demodaten: Lieferant, Zahlen und Nummer sind erfunden. / Demo data: supplier, figures and number are fictional.');
+  doc.end();
+  await ended;
+  const content = Buffer.concat(chunks);
+  return { upload: true, name: `${DEMO_NACHWEIS}.pdf`, type: 'application/pdf', size: content.length, sha256: createHash('sha256').update(content).digest('hex'), content };
 }

@@ -141,6 +141,14 @@ describe('page weight on a cold cache', () => {
     expect(w.text).toMatch(/<form method="post"/);
   });
 
+  it(`Tankstelle with seven tanks ≤ ${BUDGET.list / KB} KB without React, complete without it`, async () => {
+    const w = await weigh('Tankstelle (7 tanks)', '/de/bewegungsdaten/tankstelle-bestand?standort=1007', BUDGET.list, admin);
+    expect(usesReact(w)).toBe(false);
+    // The page itself: seven tank cards with their gauges, and the 10 latest deliveries.
+    expect(w.text.match(/<div class="tank-gauge" role="img"/g)).toHaveLength(7);
+    expect(w.text.slice(w.text.indexOf('tankstelle-letzte-heading')).match(/<tr>\s*<th scope="row">/g)).toHaveLength(10);
+  });
+
   it(`page with an island ≤ ${BUDGET.island / KB} KB including React, with the server-rendered fallback in the HTML`, async () => {
     const leser = await t.db.knex('benutzer').where({ login: 'LESER' }).first('id');
     const w = await weigh('island (permissions)', `${ISLAND_PAGE}?benutzer=${leser.id}`, BUDGET.island, admin);

@@ -10,6 +10,7 @@ import { seedLieferkette } from './lieferkette.js';
 import { seedNachweise } from './nachweise.js';
 import { seedStammdaten } from './stammdaten.js';
 import { seedThgAnzeige } from './thg-anzeige.js';
+import { seedTankstelle } from './tankstelle.js';
 
 export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
 
@@ -78,6 +79,7 @@ export async function seedDemo(knex: Knex): Promise<{ usersCreated: number }> {
     await seedLieferkette(trx, TENANTS.map((t) => t.mandant));
     await seedBilanzen(trx, TENANTS.map((t) => t.mandant));
     await seedThgAnzeige(trx);
+    await seedTankstelle(trx, TENANTS.map((t) => t.mandant));
     for (const u of DEMO_USERS) {
       const existing = await trx('benutzer').where({ login: u.login }).first('id');
       if (existing) continue;

@@ -245,3 +245,10 @@ export function menge(v: string | null | undefined, lang: string, einheit = 'L')
 export function prozent(v: string | null | undefined, lang: string, digits = 0): string {
   return v == null || v === '' ? '–' : `${zahl(v, lang, digits)}\u00a0%`;
 }
+
+/** Hours and minutes of an instant in the user's time zone ("14:05"), for "Aktualisiert um …". */
+export function uhrzeit(ms: number, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(ms));
+  const p = (type: string) => parts.find((x) => x.type === type)?.value ?? '';
+  return `${p('hour')}:${p('minute')}`;
+}

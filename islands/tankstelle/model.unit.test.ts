@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   ANSICHTEN, ansichtUrlVorab, basisUrl, bisZurAktualisierung, gleich, INTERVALL_MS, lieferketteProdukt, lieferketteUrl, menge, mitAnsicht, mitStandort,
-  planen, prozent, query, seitenUrl, zapfsaeulenUrl, zustandAus, type Zustand,
+  planen, prozent, query, seitenUrl, uhrzeit, zapfsaeulenUrl, zustandAus, type Zustand,
 } from './model';
 
 describe('the page state and its query', () => {
@@ -124,5 +124,14 @@ describe('numbers as the server\'s page writes them', () => {
     expect(prozent('82.9', 'de', 1)).toBe('82,9\u00a0%');
     expect(prozent('62', 'en')).toBe('62\u00a0%');
     expect(prozent(null, 'de', 1)).toBe('–');
+  });
+});
+
+describe('the time of the last load', () => {
+  it('in the user\'s time zone, hours and minutes', () => {
+    const t = Date.UTC(2026, 10, 26, 13, 5, 59);
+    expect(uhrzeit(t, 'Europe/Berlin')).toBe('14:05');
+    expect(uhrzeit(t, 'Europe/London')).toBe('13:05');
+    expect(uhrzeit(t, 'America/New_York')).toBe('08:05');
   });
 });

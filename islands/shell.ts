@@ -6,6 +6,7 @@ import './styles/permissions.css';
 import './styles/import.css';
 import './styles/verfolgung.css';
 import './styles/bilanzen.css';
+import './styles/tankstelle.css';
 import { enhanceToasts } from './lib/toasts';
 import { enhancePreferences } from './lib/preferences';
 import { openAutoDialogs } from './lib/dialogs';

@@ -26,6 +26,8 @@ import { bilanzenApi } from './features/bilanzen/api.js';
 import { bilanzenRoutes } from './features/bilanzen/routes.js';
 import { pocsApi } from './features/pocs/api.js';
 import { pocsRoutes } from './features/pocs/routes.js';
+import { tankstelleApi } from './features/tankstelle/api.js';
+import { tankstelleRoutes } from './features/tankstelle/routes.js';
 import { entityRoutes } from './records/routes.js';
 import { STAMMDATEN_ENTITIES } from './features/stammdaten/registry.js';
 import { BEWEGUNGSDATEN_ENTITIES } from './features/bewegungsdaten/registry.js';
@@ -156,6 +158,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   api.use(nachweisverfolgungApi(db.knex, clock));
   api.use(bilanzenApi(db.knex, clock));
   api.use(pocsApi(db.knex));
+  api.use(tankstelleApi(db.knex, clock));
   app.use('/api', api);
 
   const pages = express.Router({ mergeParams: true });
@@ -181,6 +184,8 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   pages.use(nachweisverfolgungRoutes(db.knex, clock));
   pages.use(bilanzenRoutes(db.knex, clock));
   pages.use(pocsRoutes(db.knex));
+  // Before the route tree, whose placeholder it replaces.
+  pages.use(tankstelleRoutes(db.knex, clock));
   pages.use(routeTree());
   app.use('/:lang', pages);
 

@@ -1,50 +1,51 @@
 // The filling-station island: the server's Tankstelle page (views/tankstelle), kept in place. It switches the
 // view (tanks, pumps, supply chain) and the location without loading a page, writes the state into the address
 // (history.replaceState, the server page's own parameters, so the address can be shared and reloads the same
-// view), and loads the view again every minute while the page is visible. While a switch loads, the old content
-// stays with aria-busy and a polite status says what is loading and then what was loaded; a failed load shows
-// the spec's error with a button that tries again. Until its first load the server's HTML stays as it is.
-import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
+// view), and loads the view again a minute after each load while the page is visible (paused while it is
+// hidden, at once on return when a refresh fell due). While a switch loads, the old content stays with
+// aria-busy and a polite status says what is loading and then what was loaded; a failed load shows the spec's
+// error with a button that tries again. Until its first answer the server's HTML stays as it came. The markup
+// and classes are the server views', so the page looks the same with and without JavaScript.
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import type { InselProps, InselTexte, Varianten } from '../../src/features/tankstelle/insel';
 import { ApiError, api } from '../lib/api';
-import {
-  ANSICHTEN, ansichtUrlVorab, basisUrl, fill, gleich, lieferketteProdukt, lieferketteUrl, mitAnsicht, mitStandort, planen, seitenUrl, zapfsaeulenUrl,
-  uhrzeit, type Ansicht, type LieferketteDaten, type TankstelleDaten, type ZapfsaeulenDaten, type Zustand,
-} from './model';
 import { ChainView } from './ChainView';
 import { LatestDeliveries } from './LatestDeliveries';
+import {
+  ANSICHTEN, ansichtUrlVorab, basisUrl, fill, gleich, lieferketteProdukt, lieferketteUrl, mitAnsicht, mitStandort, planen, seitenUrl, uhrzeit,
+  zapfsaeulenUrl, type Ansicht, type LieferketteDaten, type TankstelleDaten, type ZapfsaeulenDaten, type Zustand,
+} from './model';
 import { PumpView } from './PumpView';
 import { TankView } from './TankView';
-import type { Texte } from './texte';
 
-export interface TankstelleProps {
-  lang: string;
-  standortNr: string | null;
-  ansicht: Ansicht;
-  produktNr: string | null;
-  datumsformat?: string;
-  zeitzone?: string;
-  labels: Texte;
+export type TankstelleProps = InselProps & {
   /** The server's HTML of the element, shown until the first load answers. */
   vorab?: string;
-}
+};
 
 /** What is on screen: the state it answers (location and product as the server resolved them) and its data. */
-export interface Geladen {
+interface Geladen {
   zustand: Zustand;
   basis: TankstelleDaten;
   zapfsaeulen: ZapfsaeulenDaten | null;
   lieferkette: LieferketteDaten | null;
+  /** When it was loaded (ms since the epoch). */
   um: number;
 }
 
+/** What the views need besides their data. */
 export interface Format {
   lang: string;
   datumsformat: string;
-  texte: Texte;
+  texte: InselTexte;
+  varianten: Varianten;
+  /** The page's path (the forms' action). */
+  aktion: string;
   /** The page's URL of a state (links that also work opened in a new tab). */
   href: (z: Zustand) => string;
 }
 
+/** start: the first load; wechsel: the user switched; aktualisierung: the minute refresh; wiederholen: "Try again". */
 type Art = 'start' | 'wechsel' | 'aktualisierung' | 'wiederholen';
 
 /** Loads everything a state shows; the location and the supply chain's product as the server resolves them. */
@@ -53,31 +54,26 @@ async function ladeZustand(z: Zustand): Promise<Omit<Geladen, 'um'>> {
   // The view's own call starts with the base call when it needs nothing from it; its failure waits for the base's.
   const [basis, frueh] = await Promise.all([
     api<TankstelleDaten>(basisUrl(z.standortNr)),
-    vorab ? api<unknown>(vorab).then((data) => ({ data }), (err: unknown) => ({ err })) : null,
+    vorab ? api<unknown>(vorab).then((data) => ({ ok: true as const, data }), (err: unknown) => ({ ok: false as const, err })) : null,
   ]);
   const standortNr = basis.standortNr;
-  const zustand: Zustand = { standortNr, ansicht: z.ansicht, produktNr: z.ansicht === 'lieferkette' ? lieferketteProdukt(z.produktNr, basis.tanks) : z.produktNr };
-  const gleicheUrl = (url: string) => vorab === url && frueh !== null;
+  const zustand: Zustand = { standortNr, ansicht: z.ansicht, produktNr: z.ansicht === 'lieferkette' ? lieferketteProdukt(z.produktNr, basis.tanks) : null };
   const hole = async <T,>(url: string): Promise<T> => {
-    if (gleicheUrl(url)) {
-      if ('err' in frueh!) throw frueh.err;
-      return frueh!.data as T;
+    if (frueh && url === vorab) {
+      if (!frueh.ok) throw frueh.err;
+      return frueh.data as T;
     }
     return api<T>(url);
   };
-  let zapfsaeulen: ZapfsaeulenDaten | null = null;
-  let lieferkette: LieferketteDaten | null = null;
-  if (zustand.ansicht === 'zapfsaeulen') zapfsaeulen = await hole<ZapfsaeulenDaten>(zapfsaeulenUrl(standortNr));
-  if (zustand.ansicht === 'lieferkette' && zustand.produktNr) lieferkette = await hole<LieferketteDaten>(lieferketteUrl(standortNr, zustand.produktNr));
+  const zapfsaeulen = zustand.ansicht === 'zapfsaeulen' ? await hole<ZapfsaeulenDaten>(zapfsaeulenUrl(standortNr)) : null;
+  const lieferkette = zustand.ansicht === 'lieferkette' && zustand.produktNr ? await hole<LieferketteDaten>(lieferketteUrl(standortNr, zustand.produktNr)) : null;
   return { zustand, basis, zapfsaeulen, lieferkette };
 }
 
 const ohneModifikator = (e: MouseEvent) => e.button === 0 && !e.metaKey && !e.ctrlKey && !e.shiftKey && !e.altKey;
 
 export function Tankstelle(props: TankstelleProps) {
-  const { lang, labels: texte } = props;
-  const datumsformat = props.datumsformat ?? 'dd.MM.yyyy';
-  const zeitzone = props.zeitzone ?? 'Europe/Berlin';
+  const { lang, labels: texte, varianten, datumsformat, zeitzone } = props;
   const [gewuenscht, setGewuenscht] = useState<Zustand>(() => ({
     standortNr: props.standortNr, ansicht: props.ansicht, produktNr: props.ansicht === 'lieferkette' ? props.produktNr : null,
   }));
@@ -91,36 +87,35 @@ export function Tankstelle(props: TankstelleProps) {
   const anfrage = useRef(0);
   const laeuft = useRef(false);
   const letzteLadung = useRef<number | null>(null);
-  const fokusAufInhalt = useRef(false);
-  const panel = useRef<HTMLDivElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const fokusAufInhalt = useRef(false);
+  const panel = useRef<HTMLElement>(null);
 
-  const ansichtName = (a: Ansicht) => texte[`ansicht_${a}`];
+  const ansichtName = (a: Ansicht) => texte.ansichten[a];
 
-  const laden = useCallback(async (z: Zustand, art: Art) => {
+  async function laden(z: Zustand, art: Art) {
     const id = ++anfrage.current;
     clearTimeout(timer.current);
     laeuft.current = true;
     setLaedt(art);
     // The page's own loads (first, refresh) stay quiet; a load the user asked for says what loads, then what came.
     const ansagen = art === 'wechsel' || art === 'wiederholen';
-    if (ansagen) setMeldung(texte.laedt);
+    if (ansagen) setMeldung(texte.laden.laedt);
     try {
       const neu = await ladeZustand(z);
       if (id !== anfrage.current) return;
-      const um = Date.now();
-      setGeladen({ ...neu, um });
+      setGeladen({ ...neu, um: Date.now() });
       setFehler(false);
       ziel.current = neu.zustand;
       setGewuenscht(neu.zustand);
       window.history.replaceState(window.history.state, '', seitenUrl(window.location.href, neu.zustand));
       if (ansagen) {
         const standort = neu.basis.standorte.find((s) => s.nr === neu.zustand.standortNr)?.name ?? neu.zustand.standortNr ?? '';
-        setMeldung(fill(texte.geladen, { ansicht: ansichtName(neu.zustand.ansicht), standort }));
+        setMeldung(fill(texte.laden.geladen, { ansicht: ansichtName(neu.zustand.ansicht), standort }));
       }
     } catch (err) {
       if (id !== anfrage.current) return;
-      // A 401 is on its way to the login page (lib/api.ts); nothing to show.
+      // A 401 is on its way to the login page (lib/api.ts): nothing to show.
       if (err instanceof ApiError && err.status === 401) return;
       setFehler(true);
       if (ansagen) setMeldung('');
@@ -128,13 +123,12 @@ export function Tankstelle(props: TankstelleProps) {
       if (id === anfrage.current) {
         laeuft.current = false;
         setLaedt(null);
-        // Refreshes continue a minute after every load, failed ones included (so a server back up is noticed).
+        // The next refresh a minute after every load, failed ones included (so a server back up is noticed).
         letzteLadung.current = Date.now();
         planeNaechste();
       }
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  }
 
   function planeNaechste() {
     clearTimeout(timer.current);
@@ -144,6 +138,7 @@ export function Tankstelle(props: TankstelleProps) {
     else if (p.art === 'warten') timer.current = setTimeout(() => void laden(ziel.current, 'aktualisierung'), p.ms);
   }
 
+  // The handlers read the refs, never state captured at the first render, so the one listener set up here stays right.
   useEffect(() => {
     void laden(ziel.current, 'start');
     const sichtbarkeit = () => planeNaechste();
@@ -156,6 +151,13 @@ export function Tankstelle(props: TankstelleProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  // After "Try again" worked, the focus (on the button that went away with the error) moves to the content.
+  useEffect(() => {
+    if (!fokusAufInhalt.current || laedt) return;
+    fokusAufInhalt.current = false;
+    if (!fehler) panel.current?.focus();
+  });
+
   function wechseln(z: Zustand) {
     if (gleich(z, ziel.current) && !fehler) return;
     ziel.current = z;
@@ -164,39 +166,28 @@ export function Tankstelle(props: TankstelleProps) {
     void laden(z, 'wechsel');
   }
 
-  const href = (z: Zustand) => seitenUrl(window.location.href, z);
-  const f: Format = { lang, datumsformat, texte, href };
+  function wiederholen() {
+    if (laeuft.current) return;
+    fokusAufInhalt.current = document.activeElement?.id === 'tankstelle-erneut';
+    void laden(ziel.current, 'wiederholen');
+  }
 
   /** A link to another view: followed in place, unless the user opens it elsewhere (new tab, window). */
   const zuAnsicht = (a: Ansicht, produktNr?: string) => (e: MouseEvent) => {
     if (!ohneModifikator(e)) return;
     e.preventDefault();
-    wechseln(mitAnsicht(ziel.current, a, produktNr ?? ziel.current.produktNr));
+    wechseln(produktNr === undefined ? mitAnsicht(ziel.current, a) : mitAnsicht(ziel.current, a, produktNr));
   };
 
-  /** Tries the failed load again; the focus, on the button that goes away with the error, moves to the content. */
-  function wiederholen() {
-    if (laeuft.current) return;
-    fokusAufInhalt.current = document.activeElement?.id === 'ts-erneut';
-    void laden(ziel.current, 'wiederholen');
-  }
-  useEffect(() => {
-    if (!fokusAufInhalt.current || laedt) return;
-    fokusAufInhalt.current = false;
-    // Failed again: the button stays, and the focus with it.
-    if (!fehler) panel.current?.focus();
-  });
+  const aktion = window.location.pathname;
+  const f: Format = { lang, datumsformat, texte, varianten, aktion, href: (z) => seitenUrl(window.location.pathname, z) };
 
   const fehlerAnzeige = fehler && (
     <div className="alert alert-error" role="alert">
       <svg className="icon" aria-hidden="true"><use href="#i-warning" /></svg>
       <div>
-        <p>{texte.fehler}</p>
-        <p>
-          <button type="button" id="ts-erneut" className="btn btn-secondary btn-sm" onClick={wiederholen}>
-            {texte.erneutVersuchen}
-          </button>
-        </p>
+        <p>{texte.laden.fehler}</p>
+        <p><button type="button" id="tankstelle-erneut" className="btn btn-secondary" onClick={wiederholen}>{texte.laden.erneut}</button></p>
       </div>
     </div>
   );
@@ -214,46 +205,52 @@ export function Tankstelle(props: TankstelleProps) {
   }
 
   const zeigt = geladen.zustand;
-  // A failed switch shows the error instead of the view it left; a failed refresh keeps the view under it.
+  // A failed switch shows the error instead of the view it left; a failed refresh keeps the view below it.
   const inhalt = !(fehler && !gleich(zeigt, gewuenscht));
   const sichtbarBeschaeftigt = laedt === 'wechsel' || laedt === 'wiederholen';
+  // The tab links as the server writes them (#tankstelle-tabs keeps the tabs in view when a link is opened).
+  const tabHref = (a: Ansicht) => `${seitenUrl(window.location.pathname, mitAnsicht(gewuenscht, a))}#tankstelle-tabs`;
 
   return (
     <>
-      <div className="tankstelle-kopf">
-        <form className="tankstelle-standort" method="get" onSubmit={(e) => e.preventDefault()}>
-          <label htmlFor="ts-standort">{texte.standort}</label>
-          <select id="ts-standort" name="standort" value={gewuenscht.standortNr ?? ''} onChange={(e) => wechseln(mitStandort(ziel.current, e.target.value))}>
-            {geladen.basis.standorte.map((s) => (
-              <option key={s.nr} value={s.nr}>{s.name} ({s.nr})</option>
-            ))}
+      <form method="get" action={aktion} className="tankstelle-wahl" onSubmit={(e) => e.preventDefault()}>
+        <input type="hidden" name="ansicht" value={gewuenscht.ansicht} />
+        <div className="field">
+          <label htmlFor="tankstelle-standort">{texte.standort}</label>
+          <select id="tankstelle-standort" name="standort" value={gewuenscht.standortNr ?? ''} onChange={(e) => wechseln(mitStandort(ziel.current, e.target.value))}>
+            {geladen.basis.standorte.map((s) => <option key={s.nr} value={s.nr}>{`${s.nr} · ${s.name}`}</option>)}
           </select>
-        </form>
-        <nav className="tabs" id="ts-ansichten" aria-label={texte.ansichten}>
-          <ul>
-            {ANSICHTEN.map((a, i) => (
-              <li key={a}>
-                <a id={`ts-ansichten-${i + 1}`} href={href(mitAnsicht(gewuenscht, a))} aria-current={gewuenscht.ansicht === a ? 'page' : undefined} onClick={zuAnsicht(a)}>
-                  {ansichtName(a)}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      </div>
-      <div ref={panel} tabIndex={-1} className="tab-panel tankstelle-panel" aria-labelledby={`ts-ansichten-${ANSICHTEN.indexOf(zeigt.ansicht) + 1}`} aria-busy={laedt ? 'true' : undefined}>
+        </div>
+        <p className="tankstelle-stand">
+          {fill(texte.laden.aktualisiert, { zeit: uhrzeit(geladen.um, zeitzone) })}
+          {sichtbarBeschaeftigt && <span className="tankstelle-laedt"> · {texte.laden.laedt}</span>}
+        </p>
+      </form>
+      <nav className="tabs" id="tankstelle-tabs" aria-label={texte.ansichtenNav}>
+        <ul>
+          {ANSICHTEN.map((a, i) => (
+            <li key={a}>
+              <a id={`tankstelle-tabs-${i + 1}`} href={tabHref(a)} aria-current={gewuenscht.ansicht === a ? 'page' : undefined} onClick={zuAnsicht(a)}>{ansichtName(a)}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <section ref={panel} tabIndex={-1} className="tankstelle-panel" aria-labelledby={`tankstelle-tabs-${ANSICHTEN.indexOf(zeigt.ansicht) + 1}`} aria-busy={laedt ? 'true' : undefined}>
         {fehlerAnzeige}
         {inhalt && zeigt.ansicht === 'tanks' && <TankView daten={geladen.basis} f={f} zuLieferkette={(p) => zuAnsicht('lieferkette', p)} />}
         {inhalt && zeigt.ansicht === 'zapfsaeulen' && geladen.zapfsaeulen && <PumpView daten={geladen.zapfsaeulen} f={f} />}
         {inhalt && zeigt.ansicht === 'lieferkette' && (
-          <ChainView daten={geladen.lieferkette} tanks={geladen.basis.tanks} zustand={zeigt} f={f} waehle={(p) => wechseln(mitAnsicht(ziel.current, 'lieferkette', p))} />
+          <ChainView
+            daten={geladen.lieferkette}
+            tanks={geladen.basis.tanks}
+            standortNr={zeigt.standortNr ?? ''}
+            gewaehlt={gewuenscht.ansicht === 'lieferkette' ? gewuenscht.produktNr : null}
+            f={f}
+            waehle={(p) => wechseln(mitAnsicht(ziel.current, 'lieferkette', p))}
+          />
         )}
-      </div>
+      </section>
       {inhalt && <LatestDeliveries lieferungen={geladen.basis.letzteLieferungen} f={f} />}
-      <p className="tankstelle-stand">
-        {fill(texte.aktualisiert, { zeit: uhrzeit(geladen.um, zeitzone) })}
-        {sichtbarBeschaeftigt && <span className="tankstelle-laedt"> {texte.laedt}</span>}
-      </p>
       {status}
     </>
   );

@@ -3,7 +3,7 @@
 // (`standort`, `ansicht`, `produkt`), which API calls a state needs, which product the supply-chain view shows,
 // when the next refresh is due, and numbers and dates as the server's page writes them (the number and date
 // helpers are the Bilanz editor's, so every island formats alike). The JSON shapes are the server's
-// (docs: /work/wt/tankstelle-vertrag.md, src/features/tankstelle/api.ts).
+// (src/features/tankstelle/service.ts, api.ts).
 export { datum, fill, zahl, zeitpunkt } from '../bilanz-editor/model';
 import { zahl } from '../bilanz-editor/model';
 
@@ -17,117 +17,19 @@ export interface Zustand {
   produktNr: string | null;
 }
 
-// The API's answers ------------------------------------------------------------------------------------------------
-
-export type Ampel =
-  | 'ausreichend' | 'ausreichend_mit_nachfolger' | 'niedrig_mit_nachfolger' | 'niedrig_ohne_nachfolger'
-  | 'keine_aktive_lieferung' | 'keine_lieferungen' | 'vorlaeufiges_zertifikat';
-
-export interface Tank {
-  standortNr: string;
-  produktNr: string;
-  produktName: string;
-  bestandDatum: string | null;
-  volumen: string | null;
-  fuellstand: string | null;
-  bioAnteil: string;
-  bioMenge: string | null;
-  gedeckt: string;
-  gedecktProzent: string | null;
-  verbrauchProTag: string;
-  reichweiteTage: number | null;
-  aktiveEinlieferungNr: string | null;
-  nachfolger: boolean;
-  ampel: Ampel;
-  ampelText: string;
-  ampelFarbe: 'gruen' | 'gelb' | 'rot' | 'grau' | 'blau';
-  ampelIcon: string;
-}
-
-export type ZertifikatStatus = 'keine' | 'ohne_endgueltige' | 'mit_endgueltigen';
-export type VerknuepfungStatus = 'nicht_verknuepft' | 'vorlaeufig' | 'endgueltig';
-
-export interface Lieferung {
-  art: 'ein' | 'ab';
-  nr: string;
-  datum: string;
-  partnerNr: string | null;
-  partnerName: string | null;
-  produktNr: string;
-  produktName: string;
-  menge: string;
-  einheit: string;
-  status: string;
-  zertifikatStatus: ZertifikatStatus | null;
-  verknuepfungStatus: VerknuepfungStatus | null;
-  href: string;
-}
-
-export interface TankstelleDaten {
-  standortNr: string;
-  stand: string;
-  einstellungen: { reichweiteTage: number; verbrauchTage: number };
-  standorte: { nr: string; name: string }[];
-  tanks: Tank[];
-  letzteLieferungen: Lieferung[];
-}
-
-export interface Ablieferung {
-  nr: string;
-  datum: string;
-  partnerName: string | null;
-  menge: string;
-  einheit: string;
-  bioMenge: string | null;
-  zertifikatStatus: ZertifikatStatus;
-  href: string;
-}
-
-export interface ZapfsaeulenProdukt {
-  produktNr: string;
-  produktName: string;
-  menge: string;
-  bioMenge: string;
-  anzahl: Record<ZertifikatStatus, number>;
-  ablieferungen: Ablieferung[];
-}
-
-export interface ZapfsaeulenDaten {
-  standortNr: string;
-  stand: string;
-  von: string;
-  bis: string;
-  produkte: ZapfsaeulenProdukt[];
-}
-
-export interface Anteil {
-  einlieferungNr: string;
-  datum: string;
-  partnerName: string | null;
-  bioMenge: string;
-  anteil: string;
-  abholungNr: string | null;
-  href: string;
-  verfolgungHref: string;
-  nachweise: { nr: string; rest: string; einheit: string; vorlaeufig: boolean; thg: string | null; href: string }[];
-}
-
-export interface LieferketteDaten {
-  standortNr: string;
-  produktNr: string;
-  produktName: string;
-  bioMenge: string | null;
-  anteile: Anteil[];
-  ohneHerkunft: string;
-  summe: string;
-}
+// The API's answers: the server's own types (src/features/tankstelle/service.ts), so the two cannot drift apart.
+export type {
+  Tank, LetzteLieferung as Lieferung, TankUebersicht as TankstelleDaten, Zapfsaeulen as ZapfsaeulenDaten, PumpenProdukt,
+  Lieferkette as LieferketteDaten, KettenAnteil,
+} from '../../src/features/tankstelle/service';
+import type { Tank } from '../../src/features/tankstelle/service';
 
 // The page's state and its URL -------------------------------------------------------------------------------------
 
 export const istAnsicht = (v: unknown): v is Ansicht => typeof v === 'string' && (ANSICHTEN as readonly string[]).includes(v);
 
 /** A query value as the server reads it: trimmed, empty is none. */
-const wert = (v: string | null) => (v == null || !v.trim() ? null : v.trim());
+const parameter = (v: string | null) => (v == null || !v.trim() ? null : v.trim());
 
 /**
  * The state a query describes (`?standort=S&ansicht=zapfsaeulen`): an unknown view is the tank view, as on the
@@ -137,7 +39,7 @@ export function zustandAus(search: string): Zustand {
   const q = new URLSearchParams(search);
   const a = q.get('ansicht');
   const ansicht = istAnsicht(a) ? a : 'tanks';
-  return { standortNr: wert(q.get('standort')), ansicht, produktNr: ansicht === 'lieferkette' ? wert(q.get('produkt')) : null };
+  return { standortNr: parameter(q.get('standort')), ansicht, produktNr: ansicht === 'lieferkette' ? parameter(q.get('produkt')) : null };
 }
 
 /** The query of a state, the same parameters the server's page reads and its links write. */
@@ -163,13 +65,19 @@ export function seitenUrl(aktuell: string, z: Zustand): string {
 /** Same location, view and product. */
 export const gleich = (a: Zustand, b: Zustand) => a.standortNr === b.standortNr && a.ansicht === b.ansicht && (a.ansicht !== 'lieferkette' || a.produktNr === b.produktNr);
 
-/** Another location: the view stays; the supply chain's product stays too if the new location has that tank. */
-export const mitStandort = (z: Zustand, standortNr: string): Zustand => ({ ...z, standortNr });
+/**
+ * Another location: the view stays, the supply chain shows the new location's first tank (as the server page's
+ * location form, which sends no product).
+ */
+export const mitStandort = (z: Zustand, standortNr: string): Zustand => ({ ...z, standortNr, produktNr: null });
 
-/** Another view at the same location; the supply chain of `produktNr` (a tank's link) or of the product shown before. */
-export const mitAnsicht = (z: Zustand, ansicht: Ansicht, produktNr: string | null = z.produktNr): Zustand => ({
-  ...z, ansicht, produktNr: ansicht === 'lieferkette' ? produktNr : z.produktNr,
-});
+/**
+ * Another view at the same location. The supply chain of `produktNr` (a tank's link, the tank select); its tab
+ * keeps the product shown while the chain is the current view, else the first tank's (as the server's tab links).
+ */
+export function mitAnsicht(z: Zustand, ansicht: Ansicht, produktNr: string | null = z.ansicht === 'lieferkette' ? z.produktNr : null): Zustand {
+  return { ...z, ansicht, produktNr: ansicht === 'lieferkette' ? produktNr : null };
+}
 
 // What a state loads -----------------------------------------------------------------------------------------------
 
@@ -241,10 +149,29 @@ export function menge(v: string | null | undefined, lang: string, einheit = 'L')
   return v == null || v === '' ? '–' : `${zahl(v, lang, stellen(v))}\u00a0${einheit}`;
 }
 
-/** A percentage with `digits` decimals ("82,9 %"); null: "–". */
-export function prozent(v: string | null | undefined, lang: string, digits = 0): string {
-  return v == null || v === '' ? '–' : `${zahl(v, lang, digits)}\u00a0%`;
+/** A number with the decimals it needs, at most three ("62,5"), as the server's page writes figures; null: "–". */
+export const wert = (v: string | number | null | undefined, lang: string) => (v == null || v === '' ? '–' : zahl(v, lang, stellen(String(v))));
+
+/** A percentage as the server's page writes it ("82,9 %"); null: "–". */
+export function prozent(v: string | null | undefined, lang: string): string {
+  return v == null || v === '' ? '–' : `${wert(v, lang)}\u00a0%`;
 }
+
+/** The fill level as the gauge's height: whole percent from 0 to 100 (a CSS class each), null when unknown. */
+export function stufe(fuellstand: string | null): number | null {
+  if (fuellstand == null) return null;
+  const n = Math.round(Number(fuellstand));
+  return Number.isFinite(n) ? Math.max(0, Math.min(100, n)) : null;
+}
+
+/** The plural form of a count as the language has it ("1 Tag", "14 Tage"), from the forms the server translated. */
+export function plural(formen: { one: string; other: string }, count: number, lang: string): string {
+  const form = new Intl.PluralRules(lang).select(count) === 'one' ? formen.one : formen.other;
+  return form.replace(/\{count\}/g, String(count));
+}
+
+/** An element id from a number, as the server's views make them ("pumpe-P_1"). */
+export const idTeil = (nr: string) => nr.replace(/[^\w-]/g, '_');
 
 /** Hours and minutes of an instant in the user's time zone ("14:05"), for "Aktualisiert um …". */
 export function uhrzeit(ms: number, timeZone: string): string {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   ANSICHTEN, ansichtUrlVorab, basisUrl, bisZurAktualisierung, gleich, INTERVALL_MS, lieferketteProdukt, lieferketteUrl, menge, mitAnsicht, mitStandort,
-  planen, prozent, query, seitenUrl, uhrzeit, zapfsaeulenUrl, zustandAus, type Zustand,
+  idTeil, planen, plural, prozent, query, seitenUrl, stufe, uhrzeit, wert, zapfsaeulenUrl, zustandAus, type Zustand,
 } from './model';
 
 describe('the page state and its query', () => {
@@ -40,12 +40,16 @@ describe('the page state and its query', () => {
     );
   });
 
-  it('switches location keeping the view, and view keeping the location', () => {
+  it('switches location keeping the view, and view keeping the location, the product as the server\'s links do', () => {
     const z: Zustand = { standortNr: 'S001', ansicht: 'lieferkette', produktNr: 'P013' };
-    expect(mitStandort(z, 'S002')).toEqual({ standortNr: 'S002', ansicht: 'lieferkette', produktNr: 'P013' });
-    expect(mitAnsicht(z, 'zapfsaeulen')).toEqual({ standortNr: 'S001', ansicht: 'zapfsaeulen', produktNr: 'P013' });
+    // The location form sends no product: the new location's first tank.
+    expect(mitStandort(z, 'S002')).toEqual({ standortNr: 'S002', ansicht: 'lieferkette', produktNr: null });
+    expect(mitAnsicht(z, 'zapfsaeulen')).toEqual({ standortNr: 'S001', ansicht: 'zapfsaeulen', produktNr: null });
+    // The chain's tab keeps the product shown; from another view it names none (the first tank).
+    expect(mitAnsicht(z, 'lieferkette')).toEqual(z);
+    expect(mitAnsicht({ ...z, ansicht: 'tanks', produktNr: null }, 'lieferkette')).toEqual({ standortNr: 'S001', ansicht: 'lieferkette', produktNr: null });
     // A tank's supply-chain link names its product.
-    expect(mitAnsicht({ ...z, ansicht: 'tanks' }, 'lieferkette', 'P001')).toEqual({ standortNr: 'S001', ansicht: 'lieferkette', produktNr: 'P001' });
+    expect(mitAnsicht({ ...z, ansicht: 'tanks', produktNr: null }, 'lieferkette', 'P001')).toEqual({ standortNr: 'S001', ansicht: 'lieferkette', produktNr: 'P001' });
     expect(gleich(z, { ...z, produktNr: 'P001' })).toBe(false);
     expect(gleich({ ...z, ansicht: 'tanks' }, { ...z, ansicht: 'tanks', produktNr: 'P001' })).toBe(true);
   });
@@ -114,16 +118,38 @@ describe('the minute refresh', () => {
 });
 
 describe('numbers as the server\'s page writes them', () => {
-  it('quantities with the decimals they need, percentages with the decimals asked for', () => {
+  it('quantities and figures with the decimals they need (at most three), percentages likewise', () => {
     expect(menge('31000', 'de')).toBe('31.000\u00a0L');
     expect(menge('31000', 'en')).toBe('31,000\u00a0L');
     expect(menge('2170.5', 'de')).toBe('2.170,5\u00a0L');
     expect(menge('120.500', 'en')).toBe('120.5\u00a0L');
     expect(menge('1000', 'de', 'kg')).toBe('1.000\u00a0kg');
     expect(menge(null, 'de')).toBe('–');
-    expect(prozent('82.9', 'de', 1)).toBe('82,9\u00a0%');
+    expect(prozent('82.9', 'de')).toBe('82,9\u00a0%');
     expect(prozent('62', 'en')).toBe('62\u00a0%');
-    expect(prozent(null, 'de', 1)).toBe('–');
+    expect(prozent(null, 'de')).toBe('–');
+    expect(wert(12, 'de')).toBe('12');
+    expect(wert('1234.25', 'de')).toBe('1.234,25');
+  });
+
+  it('the gauge\'s height in whole percent from 0 to 100', () => {
+    expect(stufe('62.5')).toBe(63);
+    expect(stufe('0.4')).toBe(0);
+    expect(stufe('104')).toBe(100);
+    expect(stufe(null)).toBeNull();
+  });
+
+  it('a count of days in the plural form the language needs', () => {
+    const tage = { one: '{count} Tag', other: '{count} Tage' };
+    expect(plural(tage, 1, 'de')).toBe('1 Tag');
+    expect(plural(tage, 0, 'de')).toBe('0 Tage');
+    expect(plural(tage, 14, 'de')).toBe('14 Tage');
+    expect(plural({ one: '{count} day', other: '{count} days' }, 1, 'en')).toBe('1 day');
+  });
+
+  it('ids from numbers as the server\'s views make them', () => {
+    expect(idTeil('P-013')).toBe('P-013');
+    expect(idTeil('P 1/2')).toBe('P_1_2');
   });
 });
 

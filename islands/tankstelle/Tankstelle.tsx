@@ -148,7 +148,6 @@ export function Tankstelle(props: TankstelleProps) {
       clearTimeout(timer.current);
       anfrage.current++;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   // After "Try again" worked, the focus (on the button that went away with the error) moves to the content.
@@ -191,15 +190,17 @@ export function Tankstelle(props: TankstelleProps) {
       </div>
     </div>
   );
+  // The live region is the first child in both renderings below, so React keeps the one element from the first
+  // render on: a region that appears together with its text is not reliably announced.
   const status = <p className="visually-hidden" role="status">{meldung}</p>;
 
   // Before the first answer: the server's page as it came, busy; a failed first load says so above it.
   if (!geladen) {
     return (
       <>
+        {status}
         {fehlerAnzeige}
         <div className="tankstelle-vorab" aria-busy={laedt ? 'true' : undefined} dangerouslySetInnerHTML={{ __html: props.vorab ?? '' }} />
-        {status}
       </>
     );
   }
@@ -213,6 +214,7 @@ export function Tankstelle(props: TankstelleProps) {
 
   return (
     <>
+      {status}
       <form method="get" action={aktion} className="tankstelle-wahl" onSubmit={(e) => e.preventDefault()}>
         <input type="hidden" name="ansicht" value={gewuenscht.ansicht} />
         <div className="field">
@@ -251,7 +253,6 @@ export function Tankstelle(props: TankstelleProps) {
         )}
       </section>
       {inhalt && <LatestDeliveries lieferungen={geladen.basis.letzteLieferungen} f={f} />}
-      {status}
     </>
   );
 }

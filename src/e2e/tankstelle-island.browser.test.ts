@@ -183,8 +183,11 @@ describe('the Tankstelle island', () => {
     expect(await erneut.isVisible()).toBe(true);
     // The server's page stays below it, as it came.
     expect(await page.locator(`${ISLAND} .tankstelle-vorab .tank-card`).count()).toBeGreaterThan(0);
+    // The live region that will say what was loaded exists already (a region appearing with its text is not announced).
+    await page.locator(`${ISLAND} > [role="status"]`).evaluate((el) => el.setAttribute('data-vorher', ''));
     await erneut.click();
     await geladen(page);
+    expect(await page.locator(`${ISLAND} > [role="status"][data-vorher]`).count()).toBe(1);
     expect(await alert.count()).toBe(0);
     expect((await karten(page)).length).toBe((await uebersicht(page, '1001')).tanks.length);
     expect(await page.locator(`${ISLAND} .tankstelle-vorab`).count()).toBe(0);
@@ -349,7 +352,7 @@ describe('the Tankstelle island', () => {
 });
 
 describe.each(['light', 'dark'] as const)('accessibility of the Tankstelle, %s theme', (theme) => {
-  it('passes axe in the tank, pump and chain views with the island', async () => {
+  it('passes axe in the tank, pump and chain views with the island, and with its error', async () => {
     const { page } = await oeffnen(PFAD, { theme });
     expect(await page.locator('html').getAttribute('data-theme')).toBe(theme);
     await h.checkA11y(page);
@@ -358,6 +361,12 @@ describe.each(['light', 'dark'] as const)('accessibility of the Tankstelle, %s t
     await h.checkA11y(page);
     await tab(page, 'Lieferkette').click();
     await angezeigt(page, 'Lieferkette');
+    await h.checkA11y(page);
+    // The error with its button.
+    await page.route((url) => url.pathname === '/api/tankstelle', (route) => route.abort(), { times: 1 });
+    await tab(page, 'Tanks').click();
+    await page.getByRole('button', { name: 'Erneut versuchen' }).waitFor();
+    await page.locator(`${ISLAND} .tankstelle-panel:not([aria-busy])`).waitFor();
     await h.checkA11y(page);
   });
 });

@@ -42,7 +42,10 @@ export interface TankEinlieferung {
   nr: string;
   /** ISO date of the delivery. */
   datum: string;
-  /** Status `completed`; any other status (open, locked, in progress) is a delivery still under way. */
+  /**
+   * Completed: its status is not one of the tracing's open statuses (OFFENE_STATUS: open, inProgress), so a
+   * locked delivery counts as completed too; an open or in-progress one is a delivery still under way.
+   */
   abgeschlossen: boolean;
   /** Rest of the certificates linked to it, in litres (each certificate counted once, at one delivery). */
   rest: string;

@@ -124,9 +124,11 @@ describe('the Tankstelle island', () => {
     expect(errors).toEqual([]);
   });
 
-  it('shows the server page\'s markup for the same state, in every view', async () => {
-    const { page } = await oeffnen(`${PFAD}?standort=1001`);
-    const tanks = (await uebersicht(page, '1001')).tanks;
+  it.each([['de', '1001'], ['en', '1007']] as const)('shows the server page\'s markup for the same state, in every view and every tank\'s chain (%s, %s)', async (lang, standort) => {
+    const seite = `/${lang}/bewegungsdaten/tankstelle-bestand`;
+    const { page, errors } = await oeffnen(`${seite}?standort=${standort}`);
+    const tanks = (await uebersicht(page, standort)).tanks;
+    expect(tanks.length).toBeGreaterThan(1);
     /**
      * Elements as tag, sorted attributes and children; text with its whitespace collapsed. Forms are compared on
      * their own below (the island's loads on change, without the button).
@@ -148,23 +150,34 @@ describe('the Tankstelle island', () => {
         el.normalize();
         return [...el.childNodes].map(canon).filter(Boolean).join('\n');
       }, [selector, html ?? null] as const);
-    for (const [ansicht, name] of [['tanks', 'Tanks'], ['zapfsaeulen', 'Zapfsäulen'], ['lieferkette', 'Lieferkette']] as const) {
-      if (name !== 'Tanks') {
-        await tab(page, name).click();
-        await angezeigt(page, name);
-      }
+    const vergleiche = async (wo: string) => {
       const server = await (await page.request.get(pathOf(page))).text();
-      expect(server).toContain(`data-props=`);
+      expect(server).toContain('data-props=');
       for (const sel of [`${ISLAND} .tankstelle-panel`, `${ISLAND} .tankstelle-letzte`]) {
         const insel = await kanonisch(sel);
-        expect(insel.length, `${ansicht}: ${sel}`).toBeGreaterThan(200);
-        expect(insel, `${ansicht}: ${sel}`).toBe(await kanonisch(sel, server));
+        expect(insel.length, `${wo}: ${sel}`).toBeGreaterThan(200);
+        expect(insel, `${wo}: ${sel}`).toBe(await kanonisch(sel, server));
       }
-    }
-    // The chain's tank select: the same label and choices as the server's form.
+    };
+    const namen = lang === 'de' ? ['Tanks', 'Zapfsäulen', 'Lieferkette'] : ['Tanks', 'Pumps', 'Supply chain'];
+    await vergleiche('tanks');
+    await tab(page, namen[1]).click();
+    await angezeigt(page, namen[1]);
+    await vergleiche('zapfsaeulen');
+    await tab(page, namen[2]).click();
+    await angezeigt(page, namen[2]);
+    await vergleiche(`lieferkette ${tanks[0].produktNr}`);
+    // The chain's tank select: the same label and choices as the server's form; every tank's chain alike.
     const wahl = await page.locator(`${ISLAND} #tankstelle-produkt option`).allTextContents();
     expect(wahl).toEqual(tanks.map((t) => `${t.produktNr} · ${t.produktName}`));
     await expect(page.locator(`${ISLAND} label[for="tankstelle-produkt"]`).textContent()).resolves.toBe('Tank');
+    for (const t of tanks.slice(1)) {
+      await page.locator(`${ISLAND} #tankstelle-produkt`).selectOption(t.produktNr);
+      await page.waitForFunction((p) => location.search.endsWith(`&produkt=${p}`), t.produktNr);
+      await angezeigt(page, namen[2]);
+      await vergleiche(`lieferkette ${t.produktNr}`);
+    }
+    expect(errors).toEqual([]);
   });
 
   it('shows the error of a failed load with "Erneut versuchen", which loads again', async () => {
@@ -326,6 +339,17 @@ describe('the Tankstelle island', () => {
     // The chain's tank select is next, and loads on change too.
     await page.keyboard.press('Tab');
     expect(await fokus()).toBe('tankstelle-produkt');
+  });
+
+  it('fits a phone (390 px) in every view with the island', async () => {
+    const { page } = await oeffnen(`${PFAD}?standort=1007`, { viewport: { width: 390, height: 844 } });
+    const seitlich = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(await seitlich()).toBeLessThanOrEqual(0);
+    for (const name of ['Zapfsäulen', 'Lieferkette']) {
+      await tab(page, name).click();
+      await angezeigt(page, name);
+      expect(await seitlich(), name).toBeLessThanOrEqual(0);
+    }
   });
 
   it('loads React on this page only: not on the list of inbound deliveries', async () => {

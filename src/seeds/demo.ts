@@ -9,6 +9,7 @@ import { seedBilanzen } from './bilanzen.js';
 import { seedLieferkette } from './lieferkette.js';
 import { seedNachweise } from './nachweise.js';
 import { seedStammdaten } from './stammdaten.js';
+import { seedTankstelle } from './tankstelle.js';
 
 export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
 
@@ -76,6 +77,7 @@ export async function seedDemo(knex: Knex): Promise<{ usersCreated: number }> {
     await seedNachweise(trx, TENANTS.map((t) => t.mandant));
     await seedLieferkette(trx, TENANTS.map((t) => t.mandant));
     await seedBilanzen(trx, TENANTS.map((t) => t.mandant));
+    await seedTankstelle(trx, TENANTS.map((t) => t.mandant));
     for (const u of DEMO_USERS) {
       const existing = await trx('benutzer').where({ login: u.login }).first('id');
       if (existing) continue;

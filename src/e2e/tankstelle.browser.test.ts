@@ -14,7 +14,7 @@ afterAll(() => h?.close());
 const SEITEN = [
   '/de/bewegungsdaten/tankstelle-bestand?standort=1007&ansicht=tanks',
   '/de/bewegungsdaten/tankstelle-bestand?standort=1007&ansicht=zapfsaeulen',
-  '/de/bewegungsdaten/tankstelle-bestand?standort=1007&ansicht=lieferkette&produkt=P009',
+  '/de/bewegungsdaten/tankstelle-bestand?standort=1007&ansicht=lieferkette&produkt=P021',
   '/en/bewegungsdaten/tankstelle-bestand?standort=1007&ansicht=lieferkette&produkt=P024',
   '/de/bewegungsdaten/tankstelle-bestand/einstellungen',
 ];

@@ -746,55 +746,62 @@ const zahl = (v: unknown, stellen: number) => Number(v).toLocaleString('de-DE', 
 const datum = (v: unknown) => (v ? String(v).split('-').reverse().join('.') : '–');
 
 async function posDateien(zertifikate: Zertifikat[], produkte: Map<string, Produkt>, mandant: string) {
-  const PDFDocument = await pdfkit();
   const out: { nr: string; name: string; inhalt: Buffer; sha256: string; at: Date }[] = [];
   for (const z of zertifikate.filter((x) => x.pdf)) {
-    const n = z.daten as PoS;
-    const teile = EMISSIONSTEILE.map((t) => `${t} ${n[t] == null ? '–' : zahl(n[t], 1)}`).join(' · ');
-    const zeilen: [string, string][] = [
-      ['Nummer / Number', z.nr],
-      ['Ausstellungsdatum / Date of issuance', datum(n.ausstellungsdatum)],
-      ['Zertifizierungssystem / Scheme', `${n.zertifizierungssystem}${n.vorlaeufig ? ' (vorläufig / provisional)' : ''}`],
-      ['Lieferant / Supplier', `${n.lieferant ?? '–'} (${n.lieferantZertifikatNr ?? '–'})`],
-      ['Versandort / Dispatch address', n.versandort ?? '–'],
-      ['Empfänger / Recipient', n.empfaenger ?? mandant],
-      ['Empfangsort / Receiving address', n.empfangsort ?? '–'],
-      ['Vertrag / Contract', n.vertragsNr ?? '–'],
-      ['Lieferung / Delivery', `${datum(n.lieferungVon)} – ${datum(n.lieferungBis)}`],
-      ['Produkt / Product', produkte.get(n.produktNr)?.name ?? n.produktNr],
-      ['Rohstoff / Raw material', `${rohstoffName(n.rohstoff)}${n.biomasseCode ? ` (${n.biomasseCode})` : ''}`],
-      ['Herkunftsland / Country of origin', n.herkunftsland ?? '–'],
-      ['Menge / Quantity', `${zahl(n.menge, 0)} ${n.einheit}`],
-      ['Energiegehalt / Energy content', `${zahl(n.energiegehalt, 0)} MJ`],
-      ['Anlage in Betrieb seit / Plant in operation since', n.anlageInbetriebnahme ? datum(n.anlageInbetriebnahme) : 'nicht angegeben / not stated'],
-      ['Emissionen / Emissions (g CO2eq/MJ)', n.eec == null ? `Gesamtwert / total ${zahl(n.gesamtStandardwert, 2)}` : teile],
-      ['E (g CO2eq/MJ)', zahl(n.thg, 2)],
-      ['THG-Einsparung / GHG saving', `${zahl(n.einsparung, 2)} % (Komparator / comparator ${zahl(n.vergleichswert, 0)} g CO2eq/MJ)`],
-      ['Nachhaltig / Sustainable', n.nachhaltig ? 'ja / yes (RED II Art. 29)' : 'nein / no'],
-    ];
-    const doc = new PDFDocument({
-      size: 'A4', margins: { top: 56, bottom: 56, left: 56, right: 56 }, lang: 'de-DE', displayTitle: true,
-      info: { Title: pdfText(`Nachhaltigkeitsnachweis ${z.nr}`), Author: pdfText(n.lieferant ?? ''), CreationDate: new Date(ms(n.ausstellungsdatum!)) },
-    });
-    const chunks: Buffer[] = [];
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    const ended = new Promise<void>((resolve) => doc.once('end', resolve));
-    doc.font('Helvetica-Bold').fontSize(15).text('Nachhaltigkeitsnachweis (Proof of Sustainability)');
-    doc.font('Helvetica').fontSize(9).fillColor('#4f5d56').text('nach Richtlinie (EU) 2018/2001 (RED II) / according to Directive (EU) 2018/2001 (RED II)').moveDown(1.2);
-    doc.fillColor('black');
-    for (const [label, wert] of zeilen) {
-      const y = doc.y;
-      doc.font('Helvetica-Bold').fontSize(9).text(pdfText(label), 56, y, { width: 190 });
-      const yLabel = doc.y;
-      doc.font('Helvetica').text(pdfText(wert), 256, y, { width: 283 });
-      doc.y = Math.max(doc.y, yLabel) + 4;
-    }
-    doc.moveDown(2).font('Helvetica-Oblique').fontSize(8).fillColor('#4f5d56')
-      .text('Demodaten: Lieferant, Zahlen und Nummer sind erfunden. / Demo data: supplier, figures and number are fictional.', 56);
-    doc.end();
-    await ended;
-    const inhalt = Buffer.concat(chunks);
+    const inhalt = await posPdf(z.nr, z.daten as PoS, produkte.get(z.daten.produktNr)?.name ?? null, mandant);
     out.push({ nr: z.nr, name: `${z.nr}.pdf`, inhalt, sha256: createHash('sha256').update(inhalt).digest('hex'), at: z.staende[0].at });
   }
   return out;
+}
+
+/**
+ * A certificate's PoS document (one A4 page), as the demo data files it: the same certificate gives the same bytes.
+ * Also for the demo filling stations' certificates (seeds/tankstelle.ts).
+ */
+export async function posPdf(nr: string, n: Nachweis & Partial<Record<Emissionsteil, string | null>>, produktName: string | null, mandant: string): Promise<Buffer> {
+  const PDFDocument = await pdfkit();
+  const teile = EMISSIONSTEILE.map((t) => `${t} ${n[t] == null ? '–' : zahl(n[t], 1)}`).join(' · ');
+  const zeilen: [string, string][] = [
+    ['Nummer / Number', nr],
+    ['Ausstellungsdatum / Date of issuance', datum(n.ausstellungsdatum)],
+    ['Zertifizierungssystem / Scheme', `${n.zertifizierungssystem}${n.vorlaeufig ? ' (vorläufig / provisional)' : ''}`],
+    ['Lieferant / Supplier', `${n.lieferant ?? '–'} (${n.lieferantZertifikatNr ?? '–'})`],
+    ['Versandort / Dispatch address', n.versandort ?? '–'],
+    ['Empfänger / Recipient', n.empfaenger ?? mandant],
+    ['Empfangsort / Receiving address', n.empfangsort ?? '–'],
+    ['Vertrag / Contract', n.vertragsNr ?? '–'],
+    ['Lieferung / Delivery', `${datum(n.lieferungVon)} – ${datum(n.lieferungBis)}`],
+    ['Produkt / Product', produktName ?? n.produktNr],
+    ['Rohstoff / Raw material', `${rohstoffName(n.rohstoff)}${n.biomasseCode ? ` (${n.biomasseCode})` : ''}`],
+    ['Herkunftsland / Country of origin', n.herkunftsland ?? '–'],
+    ['Menge / Quantity', `${zahl(n.menge, 0)} ${n.einheit}`],
+    ['Energiegehalt / Energy content', `${zahl(n.energiegehalt, 0)} MJ`],
+    ['Anlage in Betrieb seit / Plant in operation since', n.anlageInbetriebnahme ? datum(n.anlageInbetriebnahme) : 'nicht angegeben / not stated'],
+    ['Emissionen / Emissions (g CO2eq/MJ)', n.eec == null ? `Gesamtwert / total ${zahl(n.gesamtStandardwert, 2)}` : teile],
+    ['E (g CO2eq/MJ)', zahl(n.thg, 2)],
+    ['THG-Einsparung / GHG saving', `${zahl(n.einsparung, 2)} % (Komparator / comparator ${zahl(n.vergleichswert, 0)} g CO2eq/MJ)`],
+    ['Nachhaltig / Sustainable', n.nachhaltig ? 'ja / yes (RED II Art. 29)' : 'nein / no'],
+  ];
+  const doc = new PDFDocument({
+    size: 'A4', margins: { top: 56, bottom: 56, left: 56, right: 56 }, lang: 'de-DE', displayTitle: true,
+    info: { Title: pdfText(`Nachhaltigkeitsnachweis ${nr}`), Author: pdfText(n.lieferant ?? ''), CreationDate: new Date(ms(n.ausstellungsdatum!)) },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const ended = new Promise<void>((resolve) => doc.once('end', resolve));
+  doc.font('Helvetica-Bold').fontSize(15).text('Nachhaltigkeitsnachweis (Proof of Sustainability)');
+  doc.font('Helvetica').fontSize(9).fillColor('#4f5d56').text('nach Richtlinie (EU) 2018/2001 (RED II) / according to Directive (EU) 2018/2001 (RED II)').moveDown(1.2);
+  doc.fillColor('black');
+  for (const [label, wert] of zeilen) {
+    const y = doc.y;
+    doc.font('Helvetica-Bold').fontSize(9).text(pdfText(label), 56, y, { width: 190 });
+    const yLabel = doc.y;
+    doc.font('Helvetica').text(pdfText(wert), 256, y, { width: 283 });
+    doc.y = Math.max(doc.y, yLabel) + 4;
+  }
+  doc.moveDown(2).font('Helvetica-Oblique').fontSize(8).fillColor('#4f5d56')
+    .text('Demodaten: Lieferant, Zahlen und Nummer sind erfunden. / Demo data: supplier, figures and number are fictional.', 56);
+  doc.end();
+  await ended;
+  return Buffer.concat(chunks);
 }

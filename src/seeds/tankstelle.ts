@@ -1,7 +1,8 @@
 // Demo data of the Tankstelle (filling-station view): filling stations whose tanks show the traffic light's
 // states, on top of the other demo data and apart from it (stations that the generated movement data leaves
 // empty), so each tank's story is told by its own deliveries:
-// - DEMO, 1007 Tankstelle Berlin-Spandau: seven tanks, one in each of the seven states;
+// - DEMO, 1007 Tankstelle Berlin-Spandau (a station for fleets: B100, HVO, E85, blends): seven tanks, one in
+//   each of the seven states;
 // - NORD, 2008 Tankstelle Aurich: three tanks.
 // Per tank: inbound deliveries (Einlieferungen) with their collection (Abholung) and the certificates it carried,
 // outbound deliveries (Ablieferungen) of the last weeks, some covered by certificates assigned to them (which
@@ -12,6 +13,7 @@
 // was assigned from it. Records are written with their versions (quelle 'demo'), no audit entries. Dates count
 // back from the day of seeding; the states keep a margin of days, so seeding on one day and looking the next
 // shows the same. Idempotent: a station that already has stock or deliveries is left as it is.
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { reserveNumbers } from '../db/numbers.js';
 import { setTenant } from '../db/rls.js';
@@ -25,6 +27,7 @@ import { einlieferungConfig } from '../features/lieferungen/einlieferungen.js';
 import { bestandStore } from '../features/bestaende/config.js';
 import { completeNachweis, nachweisStore, type Nachweis } from '../features/nachweise/nachweis.js';
 import { merkmaleAus, nbStore } from '../features/nachweisbescheinigungen/config.js';
+import { posPdf } from './nachweise.js';
 
 type Row = Record<string, unknown>;
 const DAY = 86_400_000;
@@ -58,43 +61,44 @@ interface TankPlan {
 }
 
 // The seven states (certificates-and-balances.md section 5, default thresholds 14/14 days). Use U is the bio
-// output of the last 14 days / 14; reach D = the active delivery's certificate rest / U.
+// output of the last 14 days / 14; reach D = the active delivery's certificate rest / U. Fuels with much bio in them
+// (a station for fleets), so that each certificate is a batch of at least 5,000 L as the other demo certificates.
 const ZUSTAENDE: Record<string, TankPlan> = {
-  // 2,100 L of certificate rest (2,800 less 700 assigned) at 50 L bio a day: 42 days.
+  // 14,000 L of certificate rest (20,000 less 6,000 assigned) at 6,000 L bio in 14 days: 32 days.
   ausreichend: {
-    produktNr: 'P001', kapazitaet: 50_000, kommentar: 'Demo Tankstelle: ausreichend gedeckt.',
-    ein: [{ tage: 21, menge: 40_000, zertifikat: { menge: 2_800, zugeordnet: 700 } }],
-    ab: [[12, 2_000], [9, 2_000], [7, 2_000], [4, 2_000], [2, 2_000]],
-    bestand: [30_000, 24_000],
+    produktNr: 'P017', kapazitaet: 30_000, kommentar: 'Demo Tankstelle: ausreichend gedeckt.',
+    ein: [{ tage: 21, menge: 20_000, zertifikat: { menge: 20_000, zugeordnet: 6_000 } }],
+    ab: [[12, 1_000], [10, 1_000], [8, 1_000], [6, 1_000], [4, 1_000], [2, 1_000]],
+    bestand: [18_000, 14_500],
   },
-  // 2,000 L rest at 600 L bio in 14 days: 46 days; the delivery of yesterday is still open (a successor).
+  // 10,000 L rest at 6,000 L bio in 14 days: 23 days; the delivery of yesterday is still open (a successor).
   ausreichend_mit_nachfolger: {
-    produktNr: 'P004', kapazitaet: 50_000, kommentar: 'Demo Tankstelle: ausreichend, Nachfolger unterwegs.',
-    ein: [{ tage: 18, menge: 20_000, zertifikat: { menge: 2_000 } }, { tage: 1, menge: 15_000, status: 'open' }],
+    produktNr: 'P013', kapazitaet: 30_000, kommentar: 'Demo Tankstelle: ausreichend, Nachfolger unterwegs.',
+    ein: [{ tage: 18, menge: 10_000, zertifikat: { menge: 10_000 } }, { tage: 1, menge: 8_000, status: 'open' }],
     ab: [[11, 1_500], [8, 1_500], [5, 1_500], [3, 1_500]],
-    bestand: [17_000, 29_000],
+    bestand: [7_000, 12_000],
   },
-  // The active (older) delivery's certificate has 300 L left at 100 L a day: 3 days; a later delivery with a
-  // certificate of 2,000 L takes over.
+  // The active (older) delivery's certificate has 500 L left at 6,800 L of bio in 14 days: 1 day; a later delivery
+  // with a certificate of 6,800 L takes over.
   niedrig_mit_nachfolger: {
-    produktNr: 'P009', kapazitaet: 40_000, kommentar: 'Demo Tankstelle: niedrig, Nachfolger vorhanden.',
-    ein: [{ tage: 26, menge: 25_000, zertifikat: { menge: 2_500, zugeordnet: 2_200 } }, { tage: 4, menge: 20_000, zertifikat: { menge: 2_000 } }],
-    ab: [[24, 2_000], [22, 2_000], [19, 2_000], [16, 2_000], [13, 2_000], [11, 2_000], [10, 2_000], [8, 2_000], [6, 2_000], [5, 2_000], [2, 2_000]],
-    bestand: [13_000, 22_000],
+    produktNr: 'P021', kapazitaet: 30_000, kommentar: 'Demo Tankstelle: niedrig, Nachfolger vorhanden.',
+    ein: [{ tage: 26, menge: 10_000, zertifikat: { menge: 8_500, zugeordnet: 8_000 } }, { tage: 4, menge: 8_000, zertifikat: { menge: 6_800 } }],
+    ab: [[24, 2_000], [20, 2_000], [16, 2_000], [12, 2_000], [9, 2_000], [6, 2_000], [3, 2_000]],
+    bestand: [6_000, 10_000],
   },
-  // 150 L left at about 43 L a day: 3 days, and nothing follows.
+  // 400 L left at 2,700 L of bio in 14 days: 2 days, and nothing follows.
   niedrig_ohne_nachfolger: {
-    produktNr: 'P008', kapazitaet: 40_000, kommentar: 'Demo Tankstelle: niedrig, kein Nachfolger.',
-    ein: [{ tage: 30, menge: 30_000, zertifikat: { menge: 1_500, zugeordnet: 1_350 } }],
-    ab: [[28, 3_000], [25, 3_000], [21, 3_000], [18, 3_000], [15, 3_000], [12, 3_000], [9, 3_000], [6, 3_000], [3, 3_000]],
-    bestand: [9_000, 3_000],
+    produktNr: 'P016', kapazitaet: 30_000, kommentar: 'Demo Tankstelle: niedrig, kein Nachfolger.',
+    ein: [{ tage: 30, menge: 20_000, zertifikat: { menge: 6_000, zugeordnet: 5_600 } }],
+    ab: [[28, 3_000], [24, 3_000], [20, 3_000], [16, 3_000], [12, 3_000], [8, 3_000], [4, 3_000]],
+    bestand: [2_000, 1_500],
   },
   // The certificate of the only delivery is used up by the outbound deliveries it was assigned to.
   keine_aktive_lieferung: {
-    produktNr: 'P017', kapazitaet: 30_000, kommentar: 'Demo Tankstelle: Nachweise aufgebraucht.',
-    ein: [{ tage: 40, menge: 20_000, zertifikat: { menge: 15_000, zugeordnet: 15_000 } }],
-    ab: [[35, 5_000], [25, 5_000], [6, 5_000]],
-    bestand: [10_000, 5_000],
+    produktNr: 'P020', kapazitaet: 20_000, kommentar: 'Demo Tankstelle: Nachweise aufgebraucht.',
+    ein: [{ tage: 40, menge: 12_000, zertifikat: { menge: 6_000, zugeordnet: 6_000 } }],
+    ab: [[35, 3_000], [25, 3_000], [15, 3_000], [6, 3_000]],
+    bestand: [3_500, 2_500],
   },
   // Stock, but no inbound delivery was ever recorded (the tank held it before): no deliveries.
   keine_lieferungen: {
@@ -105,10 +109,10 @@ const ZUSTAENDE: Record<string, TankPlan> = {
   },
   // The delivery's certificate is provisional: the reach is not judged yet.
   vorlaeufiges_zertifikat: {
-    produktNr: 'P013', kapazitaet: 20_000, kommentar: 'Demo Tankstelle: vorläufiger Nachweis.',
-    ein: [{ tage: 9, menge: 10_000, zertifikat: { menge: 10_000, vorlaeufig: true } }],
-    ab: [[5, 1_500], [2, 1_500]],
-    bestand: [10_000, 7_000],
+    produktNr: 'P009', kapazitaet: 80_000, kommentar: 'Demo Tankstelle: vorläufiger Nachweis.',
+    ein: [{ tage: 9, menge: 50_000, zertifikat: { menge: 5_000, vorlaeufig: true } }],
+    ab: [[7, 6_000], [5, 6_000], [2, 6_000]],
+    bestand: [24_000, 38_000],
   },
 };
 
@@ -260,8 +264,15 @@ async function seedStation(trx: Knex.Transaction, mandant: string, standort: Row
       } as unknown as Nachweis;
       const done = completeNachweis(eingabe, null, { produktgruppe: zertProdukt.produktgruppe as Produktgruppe, werte: werte.get(ausstellung)!, heute });
       if (done.errors.length) throw new Error(`demo data: certificate ${certNr} of ${mandant} would be refused: ${JSON.stringify(done.errors)}`);
+      // Its PoS document in the tenant's files, as every demo certificate has.
+      const inhalt = await posPdf(certNr, done.nachweis, String(zertProdukt.name), mandant);
+      const sha256 = createHash('sha256').update(inhalt).digest('hex');
+      const [{ id: dateiId }] = await trx('dateien')
+        .insert({ mandant, name: `${certNr}.pdf`, typ: 'application/pdf', groesse: inhalt.length, sha256, inhalt, created_by: null, created_at: am(ausstellung, 10) })
+        .returning('id');
+      const datei = { id: String(dateiId), name: `${certNr}.pdf`, type: 'application/pdf', size: inhalt.length, sha256 };
       const [zRow] = (await trx('nachweise').insert({
-        mandant, nr: certNr, ...spalten(nachweisStore, { ...done.nachweis, referenzNachweisNr: null, storniert: false }),
+        mandant, nr: certNr, ...spalten(nachweisStore, { ...done.nachweis, datei, referenzNachweisNr: null, storniert: false }),
         version: 1, created_at: am(ausstellung, 10), updated_at: am(ausstellung, 10), updated_by: null,
       }).returning('*')) as Row[];
       await trx('nachweise_versionen').insert(erstfassung(nachweisStore, mandant, zRow));

@@ -443,12 +443,12 @@ describe('the page without JavaScript', () => {
       expect(html.split(`</svg>${text}</span>`).length - 1, a).toBe(2);
     }
     // The gauge: an accessible name with the level, the level as its height and as text, volume and date.
-    expect(html).toMatch(/<div class="tank-gauge" role="img" aria-label="Füllstand Diesel B7: 48 %">\s*<div class="tank-gauge-fill tank-fill-48"><\/div>/);
-    expect(html).toContain('<p class="tank-level-value">48\u00a0%</p>');
-    expect(html).toContain('24.000\u00a0L');
+    expect(html).toMatch(/<div class="tank-gauge" role="img" aria-label="Füllstand HVO100: 48,33 %">\s*<div class="tank-gauge-fill tank-fill-48"><\/div>/);
+    expect(html).toContain('<p class="tank-level-value">48,33\u00a0%</p>');
+    expect(html).toContain('14.500\u00a0L');
     expect(html).toMatch(/Bestand vom \d\d\.\d\d\.\d{4}/);
-    expect(html).toContain('href="/de/bewegungsdaten/tankstelle-bestand?standort=1007&amp;ansicht=lieferkette&amp;produkt=P001"');
-    expect(html).toContain('42 Tage');
+    expect(html).toContain('href="/de/bewegungsdaten/tankstelle-bestand?standort=1007&amp;ansicht=lieferkette&amp;produkt=P017"');
+    expect(html).toContain('32 Tage');
     expect(html).toContain('Ausreichend ab 14 Tagen Reichweite');
     expect(html).toContain('href="/de/bewegungsdaten/tankstelle-bestand/einstellungen"');
     const letzte = html.slice(html.indexOf('id="tankstelle-letzte-heading"'));
@@ -459,17 +459,17 @@ describe('the page without JavaScript', () => {
     const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
     const pumpen = (await agent.get('/de/bewegungsdaten/tankstelle-bestand?standort=1007&ansicht=zapfsaeulen')).text;
     expect(pumpen).toMatch(/aria-current="page">Zapfsäulen</);
-    expect(pumpen).toMatch(/<h3 id="pumpe-P001" class="card-title">Diesel B7/);
+    expect(pumpen).toMatch(/<h3 id="pumpe-P017" class="card-title">HVO100/);
     expect(pumpen).toMatch(/<a class="badge-link" href="\/de\/bewegungsdaten\/ablieferungen\/AL-T1007-\d+">\s*<span class="badge badge-success">mit endgültigen<\/span><\/a>/);
     expect(pumpen).toContain('id="tankstelle-letzte-heading"');
-    const kette = (await agent.get('/de/bewegungsdaten/tankstelle-bestand?standort=1007&ansicht=lieferkette&produkt=P009')).text;
+    const kette = (await agent.get('/de/bewegungsdaten/tankstelle-bestand?standort=1007&ansicht=lieferkette&produkt=P021')).text;
     expect(kette).toMatch(/aria-current="page">Lieferkette</);
-    expect(kette).toContain('<option value="P009" selected>');
+    expect(kette).toContain('<option value="P021" selected>');
     expect(kette).toMatch(/href="\/de\/bewegungsdaten\/einlieferungen\/EL-T1007-\d+"/);
     expect(kette).toMatch(/href="\/de\/bewegungsdaten\/nachweisverfolgung\/EL-T1007-\d+\?art=einlieferung"/);
     expect(kette).toMatch(/href="\/de\/bewegungsdaten\/nachweise\/NW-T1007-\d+"/);
     expect(kette).toContain('Ohne Herkunft');
-    expect(kette).toMatch(/Summe = Bio-Inhalt<\/th>\s*<td class="num"><strong>2.200\u00a0L<\/strong>/);
+    expect(kette).toMatch(/Summe = Bio-Inhalt<\/th>\s*<td class="num"><strong>8.500\u00a0L<\/strong>/);
     expect(kette).toContain('id="tankstelle-letzte-heading"');
     const en = await signIn(t.app, 'TADMIN', 'Tadmin12345', 'DEMO', 'en');
     expect((await en.get('/en/bewegungsdaten/tankstelle-bestand?standort=1007')).text).toContain('Sufficiently covered');

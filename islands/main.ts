@@ -11,6 +11,7 @@ export const registry: Record<string, () => Promise<IslandModule>> = {
   'permission-matrix': () => import('./permission-matrix/mount'),
   'import-code-editor': () => import('./import-code-editor/mount'),
   'bilanz-editor': () => import('./bilanz-editor/mount'),
+  tankstelle: () => import('./tankstelle/mount'),
 };
 
 function readProps(element: HTMLElement): Record<string, unknown> {

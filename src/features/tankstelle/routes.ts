@@ -19,6 +19,7 @@ import { can } from '../../permissions/index.js';
 import { AMPEL_DARSTELLUNG, TANK_AMPELN } from '../../domain/tankampel.js';
 import { heuteInDeutschland } from '../zuordnung/service.js';
 import { AREA, nrParam } from './api.js';
+import { inselProps } from './insel.js';
 import { MAX_TAGE, MIN_TAGE, parseEinstellungen } from './schema.js';
 import * as service from './service.js';
 
@@ -81,6 +82,13 @@ export function tankstelleRoutes(knex: Knex, clock: Clock): Router {
       aktion: `/${lang}/${PATH}`,
       ampeln: TANK_AMPELN.map((a) => ({ ampel: a, ...AMPEL_DARSTELLUNG[a], variante: AMPEL_VARIANTE[AMPEL_DARSTELLUNG[a].farbe] })),
       variante: (farbe: keyof typeof AMPEL_VARIANTE) => AMPEL_VARIANTE[farbe],
+      // The island (islands/tankstelle) switches views and locations in place and refreshes every minute; its
+      // code and React are preloaded on this page only.
+      insel: inselProps({
+        lang, standortNr: S, ansicht, produktNr: kette?.produktNr ?? null, t: req.t, varianten: AMPEL_VARIANTE,
+        datumsformat: res.locals.currentUser?.settings.dateFormat ?? 'dd.MM.yyyy', zeitzone: res.locals.currentUser?.settings.timezone ?? 'Europe/Berlin',
+      }),
+      islands: ['tankstelle'],
     });
   });
 

@@ -8,7 +8,7 @@
 // and classes are the server views', so the page looks the same with and without JavaScript.
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import type { InselProps, InselTexte, Varianten } from '../../src/features/tankstelle/insel';
-import { ApiError, api } from '../lib/api';
+import { ApiError, api as apiCall } from '../lib/api';
 import { ChainView } from './ChainView';
 import { LatestDeliveries } from './LatestDeliveries';
 import {
@@ -49,7 +49,11 @@ export interface Format {
 type Art = 'start' | 'wechsel' | 'aktualisierung' | 'wiederholen';
 
 /** Loads everything a state shows; the location and the supply chain's product as the server resolves them. */
-async function ladeZustand(z: Zustand): Promise<Omit<Geladen, 'um'>> {
+// The minute refresh is not the user's doing: its calls say so (X-Activity: idle), so they do not keep the session
+// alive on the server (src/http/session.ts), and a station screen left alone still signs out after 30 minutes.
+async function ladeZustand(z: Zustand, passiv: boolean): Promise<Omit<Geladen, 'um'>> {
+  const init: RequestInit = passiv ? { headers: { 'X-Activity': 'idle' } } : {};
+  const api = <T,>(url: string) => apiCall<T>(url, init);
   const vorab = ansichtUrlVorab(z);
   // The view's own call starts with the base call when it needs nothing from it; its failure waits for the base's.
   const [basis, frueh] = await Promise.all([
@@ -102,7 +106,7 @@ export function Tankstelle(props: TankstelleProps) {
     const ansagen = art === 'wechsel' || art === 'wiederholen';
     if (ansagen) setMeldung(texte.laden.laedt);
     try {
-      const neu = await ladeZustand(z);
+      const neu = await ladeZustand(z, art === 'aktualisierung');
       if (id !== anfrage.current) return;
       setGeladen({ ...neu, um: Date.now() });
       setFehler(false);

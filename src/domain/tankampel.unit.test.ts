@@ -84,13 +84,14 @@ describe('tankAmpel: the threshold', () => {
 
 describe('tankAmpel: invariants', () => {
   const menge = fc.integer({ min: 0, max: 5_000_000 }).map((n) => (n / 1000).toString());
-  const lieferungen = fc.array(fc.record({
+  // Delivery numbers are unique in a tenant (the key): two deliveries of one day are ordered by it.
+  const lieferungen = fc.uniqueArray(fc.record({
     nr: fc.string({ minLength: 1, maxLength: 4 }),
     datum: fc.integer({ min: 1, max: 28 }).map((d) => `2026-11-${String(d).padStart(2, '0')}`),
     rest: menge,
     vorlaeufig: fc.boolean(),
     abgeschlossen: fc.boolean(),
-  }), { maxLength: 8 }).map((ls) => ls.map((l) => lieferung(l.nr, l.datum, l.rest, { abgeschlossen: l.abgeschlossen, restVorlaeufig: l.vorlaeufig ? l.rest : '0' })));
+  }), { maxLength: 8, selector: (l) => l.nr }).map((ls) => ls.map((l) => lieferung(l.nr, l.datum, l.rest, { abgeschlossen: l.abgeschlossen, restVorlaeufig: l.vorlaeufig ? l.rest : '0' })));
   const eingabe = fc.record({
     einlieferungen: lieferungen,
     unverknuepfteZertifikate: fc.integer({ min: 0, max: 2 }),

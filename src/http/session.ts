@@ -12,12 +12,13 @@ export function sessionCookieName(secure: boolean): string {
 }
 
 /**
- * The session check of the browser (`GET /api/v1/account/session` with `X-Activity: idle`) asks whether the
- * session is alive without keeping it alive; every other request counts as activity and restarts the idle
- * window.
+ * A read the browser makes on its own, not for the user, says so with `X-Activity: idle`: the session check
+ * (`GET /api/v1/account/session`) and the Tankstelle's minute refresh. It is answered within the session without
+ * keeping the session alive; every other request counts as activity and restarts the idle window. Only reads:
+ * a write is always the user's.
  */
 export function isPassiveCheck(req: { method: string; path: string; headers: Record<string, unknown> }): boolean {
-  return req.method === 'GET' && req.path === '/api/v1/account/session' && req.headers['x-activity'] === 'idle';
+  return req.method === 'GET' && req.headers['x-activity'] === 'idle';
 }
 
 export function setUpWebSession(config: Config, store: KnexSessionStore): RequestHandler {

@@ -116,6 +116,16 @@ describe('session lifetime of the cookie session', () => {
     expect(expired.body.message).toBe('Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.');
     expect((await agent.get('/de/benutzer/dashboard')).headers.location).toMatch(/^\/de\/login\?redirect=/);
 
+    // The Tankstelle's minute refresh says it is not the user's doing: a station screen left alone signs out too.
+    const station = await signIn(t.app, 'USER', 'User12345', 'DEMO');
+    const tankPage = await station.get('/de/bewegungsdaten/tankstelle-bestand');
+    expect(tankPage.status).toBe(200);
+    const stationHeaders = { 'X-Mandant': 'DEMO', 'X-CSRF-Token': csrfFrom(tankPage.text), 'X-Activity': 'idle' };
+    clock.advance(20 * 60_000);
+    expect((await station.get('/api/tankstelle').set(stationHeaders)).status).toBe(200);
+    clock.advance(11 * 60_000);
+    expect((await station.get('/api/tankstelle').set(stationHeaders)).status).toBe(401);
+
     const active = await signIn(t.app, 'LESER', 'Leser12345');
     clock.advance(20 * 60_000);
     expect((await active.get('/de/benutzer/dashboard')).status).toBe(200);

@@ -53,13 +53,15 @@ export function ChainView({ daten, tanks, standortNr, gewaehlt, f, waehle }: Pro
                   <th scope="col" className="num">{tx.anteil}</th>
                   <th scope="col">{tx.abholung}</th>
                   <th scope="col">{tx.nachweise}</th>
-                  <th scope="col">{tx.verfolgen}</th>
                 </tr>
               </thead>
               <tbody>
                 {daten.anteile.map((a) => (
                   <tr key={a.einlieferungNr}>
-                    <th scope="row"><a href={a.href}>{a.einlieferungNr}</a></th>
+                    <th scope="row">
+                      <a href={a.href}>{a.einlieferungNr}</a>
+                      <span className="kette-verfolgen"><a href={a.verfolgungHref} aria-label={fill(tx.verfolgenLabel, { nr: a.einlieferungNr })}>{tx.verfolgen}</a></span>
+                    </th>
                     <td className="nowrap">{datum(a.datum, f.datumsformat)}</td>
                     <td>{a.partnerName || '–'}</td>
                     <td className="num">{menge(a.bioMenge, lang)}</td>
@@ -77,21 +79,20 @@ export function ChainView({ daten, tanks, standortNr, gewaehlt, f, waehle }: Pro
                         </ul>
                       )}
                     </td>
-                    <td><a href={a.verfolgungHref} aria-label={fill(tx.verfolgenLabel, { nr: a.einlieferungNr })}>{tx.verfolgen}</a></td>
                   </tr>
                 ))}
                 <tr className="kette-ohne-herkunft">
                   <th scope="row">{tx.ohneHerkunft}</th>
                   <td colSpan={3} className="muted">{tx.ohneHerkunftHinweis}</td>
                   <td className="num">{menge(daten.ohneHerkunft, lang)}</td>
-                  <td colSpan={3} />
+                  <td colSpan={2} />
                 </tr>
               </tbody>
               <tfoot>
                 <tr>
                   <th scope="row" colSpan={4}>{tx.summe}</th>
                   <td className="num"><strong>{menge(daten.summe, lang)}</strong></td>
-                  <td colSpan={3} />
+                  <td colSpan={2} />
                 </tr>
               </tfoot>
             </table>

@@ -29,9 +29,7 @@ describe('the Tankstelle in the browser', () => {
           const res = await page.goto(pfad);
           expect(res?.status(), pfad).toBe(200);
           await h.checkA11y(page);
-          if (process.env.TANKSTELLE_SCREENSHOTS) await page.screenshot({ path: `${process.env.TANKSTELLE_SCREENSHOTS}/${theme}-${width}-${SEITEN.indexOf(pfad)}.png`, fullPage: true });
           const breit = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-          if (breit > 0 && process.env.TANKSTELLE_SCREENSHOTS) console.log(await page.evaluate(() => [...document.querySelectorAll('main *')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).slice(0, 8).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`)));
           expect(breit, `${pfad} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
         }
       }, 120_000);

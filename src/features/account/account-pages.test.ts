@@ -117,7 +117,7 @@ describe('session lifetime of the cookie session', () => {
     expect((await agent.get('/de/benutzer/dashboard')).headers.location).toMatch(/^\/de\/login\?redirect=/);
 
     // The Tankstelle's minute refresh says it is not the user's doing: a station screen left alone signs out too.
-    const station = await signIn(t.app, 'USER', 'User12345', 'DEMO');
+    const station = await signIn(t.app, 'TADMIN', 'Tadmin12345');
     const tankPage = await station.get('/de/bewegungsdaten/tankstelle-bestand');
     expect(tankPage.status).toBe(200);
     const stationHeaders = { 'X-Mandant': 'DEMO', 'X-CSRF-Token': csrfFrom(tankPage.text), 'X-Activity': 'idle' };

@@ -9,7 +9,7 @@
 import { audit } from '../../db/audit.js';
 import type { TenantScope } from '../../db/scope.js';
 import type { Produktgruppe } from '../../domain/fuels.js';
-import { ausMilli, bioMenge, milli, zertifikatGruppe, type VerknuepfungStatus, type ZertifikatStatus } from '../../domain/lieferkette.js';
+import { ausMilli, bioMenge, milli, zertifikatGruppe, type ZertifikatStatus } from '../../domain/lieferkette.js';
 import { AMPEL_DARSTELLUNG, tankAmpel, type TankAmpel, type TankEinlieferung } from '../../domain/tankampel.js';
 import { tankinhalt } from '../../domain/tankinhalt.js';
 import { umrechnen, type Einheit } from '../../domain/units.js';
@@ -19,6 +19,7 @@ import type { Lieferstatus } from '../lieferungen/names.js';
 import { verfolgungHref } from '../nachweisverfolgung/list.js';
 import { OFFENE_STATUS } from '../nachweisverfolgung/repo.js';
 import * as repo from './repo.js';
+import type { LetzteLieferungZeile } from './repo.js';
 import type { EinstellungenInput } from './schema.js';
 
 /** How many deliveries the list under every view shows. */
@@ -89,19 +90,8 @@ export interface Tank {
   ampelIcon: string;
 }
 
-export interface LetzteLieferung {
-  art: 'ein' | 'ab';
-  nr: string;
-  datum: string;
-  partnerNr: string;
-  partnerName: string | null;
-  produktNr: string;
-  produktName: string | null;
-  menge: string;
-  einheit: Einheit;
-  status: Lieferstatus;
-  zertifikatStatus: ZertifikatStatus | null;
-  verknuepfungStatus: VerknuepfungStatus | null;
+/** A row of the 10 latest deliveries, with the link to its record. */
+export interface LetzteLieferung extends LetzteLieferungZeile {
   href: string;
 }
 

@@ -11,7 +11,7 @@ import { seedScale } from '../src/seeds/scale.js';
 import { TenantScope } from '../src/db/scope.js';
 import { einlieferungConfig } from '../src/features/lieferungen/einlieferungen.js';
 import { COUNT_CAP, pageStatement, parseListState, type ListDefinition } from '../src/records/list/engine.js';
-import { LIST } from '../src/testing/perf-pages.js';
+import { benchThgToken, LIST, TANKSTELLE } from '../src/testing/perf-pages.js';
 import { explain, type Plan } from '../src/testing/plans.js';
 
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/bench';
@@ -127,9 +127,12 @@ export async function prepare(db: BenchDb, opts: { tenant: string | null; rows: 
     const memberships = await knex('benutzer_mandanten').where({ benutzer_id: userId }).whereNot({ mandant: tenant }).first('mandant');
     if (memberships) throw new Error(`${login} belongs to tenant ${memberships.mandant} as well; not touching it`);
     await knex('benutzer_mandanten').insert({ mandant: tenant, benutzer_id: userId, admin_kz: false }).onConflict(['mandant', 'benutzer_id']).ignore();
-    // Read rights on the list under test, all locations: what a clerk who looks things up has.
+    // Read rights on the list under test and on the stock (the filling-station view), all locations: what a clerk
+    // who looks things up has.
     await knex('rollen').where({ mandant: tenant, benutzer_id: userId }).delete();
-    await knex('rollen').insert(LIST.rollen.map((typ) => ({ mandant: tenant, benutzer_id: userId, typ, standort_nr: null })));
+    await knex('rollen').insert([...new Set([...LIST.rollen, ...TANKSTELLE.rollen])].map((typ) => ({ mandant: tenant, benutzer_id: userId, typ, standort_nr: null })));
+    // The tenant publishes its THG display, so the public display's JSON can be measured.
+    await knex('mandanten').where({ mandant: tenant }).update({ thg_anzeige_token: benchThgToken(tenant), thg_anzeige_seit: new Date() });
     // Sessions of earlier runs are of no use.
     await knex('sessions').where({ benutzer_id: userId }).delete();
 

@@ -13,7 +13,7 @@ import autocannon from 'autocannon';
 import { QUERY_COUNTS_PATH, type QueryCounts } from '../src/db/query-count.js';
 import { npmStartCommand } from '../src/testing/child-server.js';
 import { rawRequest, signInWithForms } from '../src/testing/page-weight.js';
-import { LIST, LOGIN_PAGE, THG_PAGE } from '../src/testing/perf-pages.js';
+import { benchThgToken, LIST, LOGIN_PAGE, TANKSTELLE, THG_PAGE } from '../src/testing/perf-pages.js';
 import {
   cleanUp, DEFAULT_PG_URL, DEFAULT_PGLITE_DIR, explainList, prepare, resolvePostgres, type BenchDb, type ListPlan, type Prepared,
 } from './data.js';
@@ -333,6 +333,8 @@ function scenarios(bench: Prepared, auth: Awaited<ReturnType<typeof signInBench>
     { name: 'list page', on: 'app', path: `/de/${LIST.page}?${LIST.benchQuery}`, headers: page, expect: 200 },
     { name: 'list JSON', on: 'app', path: `${LIST.api}?${LIST.benchQuery}`, headers: { authorization: auth.token, 'x-mandant': bench.tenant }, expect: 200 },
     { name: 'detail page', on: 'app', path: `/de/${bench.detail}`, headers: page, expect: 200 },
+    { name: 'Tankstelle JSON', on: 'app', path: TANKSTELLE.api, headers: { authorization: auth.token, 'x-mandant': bench.tenant }, expect: 200 },
+    { name: 'THG display JSON (public)', on: 'app', path: `/api/thg-anzeige/${benchThgToken(bench.tenant)}`, expect: 200 },
     {
       name: 'login (argon2id)', on: 'app', path: LOGIN_PAGE, method: 'POST', expect: 302,
       headers: { cookie: auth.csrfCookie, 'content-type': 'application/x-www-form-urlencoded' },

@@ -32,3 +32,9 @@ export const THG_PAGE = '/de/thg-anzeige/demo-thg-anzeige';
 export const THG_VOLLBILD_PAGE = `${THG_PAGE}?vollbild=1`;
 /** A page that mounts a React island (needs ADMIN in DEMO and `?benutzer=<id>` of a manageable user). */
 export const ISLAND_PAGE = '/de/benutzer/berechtigungsverwaltung';
+
+/** The filling-station view's JSON at its default location (the first of the user's), and the right it needs (BestandRead). */
+export const TANKSTELLE = { api: '/api/tankstelle', rollen: [13] } as const;
+
+/** The link under which the bench's tenant publishes its THG display (a shape the token column accepts). */
+export const benchThgToken = (tenant: string): string => `bench-thg-${tenant.toLowerCase()}-anzeige`;

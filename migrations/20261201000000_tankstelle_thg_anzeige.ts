@@ -10,6 +10,10 @@
 // - gesetzeswerte of kind 'aequivalent': kg CO2eq of one unit of an everyday comparison (a car trip of 100 km,
 //   a flight of 500 km, a kg of pork or beef), dated like the law's values so a better estimate is a new row
 //   with a later valid-from date; the row's comment names the source shown on screen.
+//
+// No new table: `mandanten` is platform data outside row-level security (src/db/rls.ts lists why: tenants are
+// looked up at sign-in and, here, by the public display's token before any tenant is known), and `gesetzeswerte`
+// has no tenant at all. Tenant code still reads the two tank settings through its TenantScope.
 import type { Knex } from 'knex';
 
 export const AEQUIVALENT_BEZUEGE = ['auto_100km', 'flug_500km', 'schwein_kg', 'rind_kg'] as const;

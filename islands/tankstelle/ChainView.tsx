@@ -3,7 +3,7 @@
 // and the sum, which is the tank's bio content.
 import { datum, fill, menge, type LieferketteDaten, type Tank } from './model';
 import type { Format } from './Tankstelle';
-import { Badge, Hinweis, Stat } from './ui';
+import { Badge, Hinweis, Stat, Tabelle } from './ui';
 
 interface Props {
   daten: LieferketteDaten | null;
@@ -41,62 +41,59 @@ export function ChainView({ daten, tanks, standortNr, gewaehlt, f, waehle }: Pro
           <dl className="stat-grid">
             <Stat label={tx.bioInhalt} value={menge(daten.bioMenge, lang)} />
           </dl>
-          <div className="table-wrap" tabIndex={0} role="region" aria-label={tabelle}>
-            <table className="table kette-tabelle">
-              <caption className="visually-hidden">{tabelle}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{tx.einlieferung}</th>
-                  <th scope="col">{tx.datum}</th>
-                  <th scope="col">{tx.partner}</th>
-                  <th scope="col" className="num">{tx.bioMenge}</th>
-                  <th scope="col" className="num">{tx.anteil}</th>
-                  <th scope="col">{tx.abholung}</th>
-                  <th scope="col">{tx.nachweise}</th>
+          <Tabelle label={tabelle} className="kette-tabelle">
+            <thead>
+              <tr>
+                <th scope="col">{tx.einlieferung}</th>
+                <th scope="col">{tx.datum}</th>
+                <th scope="col">{tx.partner}</th>
+                <th scope="col" className="num">{tx.bioMenge}</th>
+                <th scope="col" className="num">{tx.anteil}</th>
+                <th scope="col">{tx.abholung}</th>
+                <th scope="col">{tx.nachweise}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {daten.anteile.map((a) => (
+                <tr key={a.einlieferungNr}>
+                  <th scope="row">
+                    <a href={a.href}>{a.einlieferungNr}</a>
+                    <span className="kette-verfolgen"><a href={a.verfolgungHref} aria-label={fill(tx.verfolgenLabel, { nr: a.einlieferungNr })}>{tx.verfolgen}</a></span>
+                  </th>
+                  <td className="nowrap">{datum(a.datum, f.datumsformat)}</td>
+                  <td>{a.partnerName || '–'}</td>
+                  <td className="num">{menge(a.bioMenge, lang)}</td>
+                  <td className="num">{menge(a.anteil, lang)}</td>
+                  <td>{a.abholungNr ? <a href={`/${lang}/bewegungsdaten/abholungen/${encodeURIComponent(a.abholungNr)}`}>{a.abholungNr}</a> : '–'}</td>
+                  <td>
+                    {!a.nachweise.length ? tx.keineNachweise : (
+                      <ul className="plain-list">
+                        {a.nachweise.map((n) => (
+                          <li key={n.nr}>
+                            <a href={n.href}>{n.nr}</a> <span className="nowrap">({menge(n.rest, lang, n.einheit)})</span>
+                            {n.vorlaeufig && <> <Badge label={tx.vorlaeufig} variante="info" icon="clock" /></>}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {daten.anteile.map((a) => (
-                  <tr key={a.einlieferungNr}>
-                    <th scope="row">
-                      <a href={a.href}>{a.einlieferungNr}</a>
-                      <span className="kette-verfolgen"><a href={a.verfolgungHref} aria-label={fill(tx.verfolgenLabel, { nr: a.einlieferungNr })}>{tx.verfolgen}</a></span>
-                    </th>
-                    <td className="nowrap">{datum(a.datum, f.datumsformat)}</td>
-                    <td>{a.partnerName || '–'}</td>
-                    <td className="num">{menge(a.bioMenge, lang)}</td>
-                    <td className="num">{menge(a.anteil, lang)}</td>
-                    <td>{a.abholungNr ? <a href={`/${lang}/bewegungsdaten/abholungen/${encodeURIComponent(a.abholungNr)}`}>{a.abholungNr}</a> : '–'}</td>
-                    <td>
-                      {!a.nachweise.length ? tx.keineNachweise : (
-                        <ul className="plain-list">
-                          {a.nachweise.map((n) => (
-                            <li key={n.nr}>
-                              <a href={n.href}>{n.nr}</a> <span className="nowrap">({menge(n.rest, lang, n.einheit)})</span>
-                              {n.vorlaeufig && <> <Badge label={tx.vorlaeufig} variante="info" icon="clock" /></>}
-                            </li>
-                          ))}
-                        </ul>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-                <tr className="kette-ohne-herkunft">
-                  <th scope="row">{tx.ohneHerkunft}</th>
-                  <td colSpan={3} className="muted">{tx.ohneHerkunftHinweis}</td>
-                  <td className="num">{menge(daten.ohneHerkunft, lang)}</td>
-                  <td colSpan={2} />
-                </tr>
-              </tbody>
-              <tfoot>
-                <tr>
-                  <th scope="row" colSpan={4}>{tx.summe}</th>
-                  <td className="num"><strong>{menge(daten.summe, lang)}</strong></td>
-                  <td colSpan={2} />
-                </tr>
-              </tfoot>
-            </table>
-          </div>
+              ))}
+              <tr className="kette-ohne-herkunft">
+                <th scope="row">{tx.ohneHerkunft}</th>
+                <td colSpan={3} className="muted">{tx.ohneHerkunftHinweis}</td>
+                <td className="num">{menge(daten.ohneHerkunft, lang)}</td>
+                <td colSpan={2} />
+              </tr>
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row" colSpan={4}>{tx.summe}</th>
+                <td className="num"><strong>{menge(daten.summe, lang)}</strong></td>
+                <td colSpan={2} />
+              </tr>
+            </tfoot>
+          </Tabelle>
         </>
       )}
     </>

@@ -2,7 +2,7 @@
 // their sums, how many have which certificate status, and the newest with status badges.
 import { datum, fill, idTeil, menge, wert, type ZapfsaeulenDaten } from './model';
 import type { Format } from './Tankstelle';
-import { Badge, Hinweis, Stat } from './ui';
+import { Badge, Hinweis, Stat, Tabelle } from './ui';
 
 export const STATUS_VARIANTE = { keine: 'neutral', ohne_endgueltige: 'warning', mit_endgueltigen: 'success' } as const;
 const STATUS_ICON = { mit_endgueltigen: 'check', ohne_endgueltige: 'alert', keine: 'minus' } as const;
@@ -33,33 +33,30 @@ export function PumpView({ daten, f }: { daten: ZapfsaeulenDaten; f: Format }) {
                 <li key={s}><Badge label={`${texte.zertifikatStatus[s]}: ${p.anzahl[s]}`} variante={STATUS_VARIANTE[s]} icon={STATUS_ICON[s]} /></li>
               ))}
             </ul>
-            <div className="table-wrap" tabIndex={0} role="region" aria-label={tabelle}>
-              <table className="table">
-                <caption className="visually-hidden">{tabelle}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{tx.nr}</th>
-                    <th scope="col">{tx.datum}</th>
-                    <th scope="col">{tx.partner}</th>
-                    <th scope="col" className="num">{tx.menge}</th>
-                    <th scope="col" className="num">{tx.bioMenge}</th>
-                    <th scope="col">{tx.status}</th>
+            <Tabelle label={tabelle}>
+              <thead>
+                <tr>
+                  <th scope="col">{tx.nr}</th>
+                  <th scope="col">{tx.datum}</th>
+                  <th scope="col">{tx.partner}</th>
+                  <th scope="col" className="num">{tx.menge}</th>
+                  <th scope="col" className="num">{tx.bioMenge}</th>
+                  <th scope="col">{tx.status}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {p.ablieferungen.map((a) => (
+                  <tr key={a.nr}>
+                    <th scope="row"><a href={a.href}>{a.nr}</a></th>
+                    <td className="nowrap">{datum(a.datum, f.datumsformat)}</td>
+                    <td>{a.partnerName || '–'}</td>
+                    <td className="num">{menge(a.menge, lang, a.einheit)}</td>
+                    <td className="num">{menge(a.bioMenge, lang)}</td>
+                    <td><a className="badge-link" href={a.href}><Badge label={texte.zertifikatStatus[a.zertifikatStatus]} variante={STATUS_VARIANTE[a.zertifikatStatus]} /></a></td>
                   </tr>
-                </thead>
-                <tbody>
-                  {p.ablieferungen.map((a) => (
-                    <tr key={a.nr}>
-                      <th scope="row"><a href={a.href}>{a.nr}</a></th>
-                      <td className="nowrap">{datum(a.datum, f.datumsformat)}</td>
-                      <td>{a.partnerName || '–'}</td>
-                      <td className="num">{menge(a.menge, lang, a.einheit)}</td>
-                      <td className="num">{menge(a.bioMenge, lang)}</td>
-                      <td><a className="badge-link" href={a.href}><Badge label={texte.zertifikatStatus[a.zertifikatStatus]} variante={STATUS_VARIANTE[a.zertifikatStatus]} /></a></td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </tbody>
+            </Tabelle>
             {gesamt > p.ablieferungen.length && <p className="muted">{fill(tx.mehr, { anzahl: p.ablieferungen.length })}</p>}
           </section>
         );

@@ -1,5 +1,6 @@
 // The server's small view partials (views/partials/ui: badge, alert, stat) as components, with the same markup and
 // classes, so the island's views look exactly like the server's.
+import type { ReactNode } from 'react';
 import type { BadgeVariante } from '../../src/features/tankstelle/insel';
 
 export function Badge({ label, variante, icon }: { label: string; variante: BadgeVariante; icon?: string | null }) {
@@ -28,6 +29,18 @@ export function Stat({ label, value }: { label: string; value: string }) {
     <div className="stat">
       <dt className="stat-label">{label}</dt>
       <dd className="stat-value">{value}</dd>
+    </div>
+  );
+}
+
+/** A table in a focusable region that scrolls sideways, named like its (hidden) caption: the server views' `table-wrap`. */
+export function Tabelle({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
+  return (
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={label}>
+      <table className={className ? `table ${className}` : 'table'}>
+        <caption className="visually-hidden">{label}</caption>
+        {children}
+      </table>
     </div>
   );
 }

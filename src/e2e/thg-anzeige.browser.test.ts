@@ -92,6 +92,13 @@ describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
     await admin.goto('/de/benutzer/thg-anzeige');
     expect(await admin.getByLabel('Link der Anzeige').inputValue()).toMatch(/\/de\/thg-anzeige\/demo-thg-anzeige$/);
     await h.checkA11y(admin);
+    // On a phone nothing sticks out sideways (the publication badge with its date and time wraps).
+    const phone = await h.newPage({ theme, viewport: { width: 390, height: 900 } });
+    await h.signIn(phone, 'TADMIN', 'Tadmin12345');
+    await phone.goto('/de/benutzer/thg-anzeige');
+    const ueberstand = await phone.evaluate(() => [...document.querySelectorAll('main *')]
+      .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).map((e) => `${e.tagName}.${e.className}`));
+    expect(ueberstand).toEqual([]);
   });
 });
 

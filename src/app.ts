@@ -30,6 +30,9 @@ import { thgAnzeigeApi, thgAnzeigeOeffentlichApi } from './features/thg-anzeige/
 import { thgAnzeigeOeffentlich, thgAnzeigeRoutes } from './features/thg-anzeige/routes.js';
 import { tankstelleApi } from './features/tankstelle/api.js';
 import { tankstelleRoutes } from './features/tankstelle/routes.js';
+import { nachrichtenApi } from './features/nachrichten/api.js';
+import { nachrichtenRoutes } from './features/nachrichten/routes.js';
+import { dashboardRoutes } from './features/dashboard/routes.js';
 import { entityRoutes } from './records/routes.js';
 import { STAMMDATEN_ENTITIES } from './features/stammdaten/registry.js';
 import { BEWEGUNGSDATEN_ENTITIES } from './features/bewegungsdaten/registry.js';
@@ -166,6 +169,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   api.use(pocsApi(db.knex));
   api.use(thgAnzeigeApi(db.knex, clock));
   api.use(tankstelleApi(db.knex, clock));
+  api.use(nachrichtenApi(db.knex, clock));
   app.use('/api', api);
 
   const pages = express.Router({ mergeParams: true });
@@ -194,6 +198,8 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   pages.use(thgAnzeigeRoutes(db.knex, clock));
   // Before the route tree, whose placeholder it replaces.
   pages.use(tankstelleRoutes(db.knex, clock));
+  pages.use(dashboardRoutes(db.knex, clock));
+  pages.use(nachrichtenRoutes(db.knex, clock));
   pages.use(routeTree());
   app.use('/:lang', pages);
 

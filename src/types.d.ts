@@ -34,6 +34,8 @@ declare global {
       currentUser: CurrentUser | null;
       principal: Principal | null;
       mandant: string | null;
+      /** Unread messages of the current tenant for the header, read with the session; null when not known. */
+      nachrichtenUngelesen?: number | null;
     }
   }
 }

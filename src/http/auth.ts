@@ -61,6 +61,9 @@ export function setUpAuthentication(instance: PassportStatic): RequestHandler[] 
       res.locals.currentUser = user;
       res.locals.mandant = user ? mandant : null;
       res.locals.principal = user ? principalFor(user, mandant) : null;
+      // The header's unread count, read with the session for the session's tenant (session-store.ts).
+      const ungelesen = (user as { nachrichtenUngelesen?: { mandant: string; anzahl: number } } | null)?.nachrichtenUngelesen;
+      res.locals.nachrichtenUngelesen = ungelesen && ungelesen.mandant === mandant ? ungelesen.anzahl : null;
       next();
     },
   ];

@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { currentUserColumns, toCurrentUser, type CurrentUser } from '../auth/current-user.js';
 import type { Clock } from '../clock.js';
 import { affectedRows } from '../db/knex.js';
+import { partsIn } from './format.js';
 
 /** Sessions end after 8 hours whatever the activity (OWASP ASVS 3.3.4). */
 export const SESSION_ABSOLUTE_MS = 8 * 60 * 60 * 1000;
@@ -13,10 +14,17 @@ const TOUCH_EVERY_MS = 60_000;
 
 type Callback = (err?: unknown) => void;
 
+/**
+ * The user as the session read finds it: with the unread messages of the session's tenant, counted in the same
+ * statement (nachrichten_ungelesen(), migrations/20261202000000_nachrichten.ts), so the header's count costs no
+ * round trip. undefined when the user was loaded without a session (sign-in, API tokens).
+ */
+export type SessionUser = CurrentUser & { nachrichtenUngelesen?: { mandant: string; anzahl: number } };
+
 /** A user read with its session, waiting for passport's deserializeUser in the same request. */
 interface Handed {
   userId: number;
-  user: CurrentUser | null;
+  user: SessionUser | null;
   at: number;
 }
 /** Hand-overs not taken (a request that ended before passport ran) are swept once there are this many. */
@@ -58,18 +66,25 @@ export class KnexSessionStore extends session.Store {
   }
 
   /** The session (if alive) and the user it names (null if there is none or the row is gone). */
-  async loadWithUser(sid: string): Promise<{ sess: SessionData | null; user: CurrentUser | null }> {
+  async loadWithUser(sid: string): Promise<{ sess: SessionData | null; user: SessionUser | null }> {
     const now = new Date(this.now());
     const user = this.knex('benutzer as b').whereRaw('b.id = s.benutzer_id').select(currentUserColumns(this.knex));
+    // Messages are valid by German days, as every date of the portal.
+    const p = partsIn('Europe/Berlin', now);
+    const heute = `${p.year}-${p.month}-${p.day}`;
     const row = await this.knex('sessions as s')
       .joinRaw(`left join lateral (${user.toQuery()}) as u on true`)
       .where('s.sid', sid)
       .andWhere('s.expires_at', '>', now)
       .andWhere('s.created_at', '>', new Date(this.now() - SESSION_ABSOLUTE_MS))
-      .first('s.sess', 'u.*');
+      .first('s.sess', 'u.*', this.knex.raw(`s.sess->>'mandant' as nachrichten_mandant`),
+        this.knex.raw(`nachrichten_ungelesen(u.id, s.sess->>'mandant', ?::date) as nachrichten_ungelesen`, [heute]));
     if (!row) return { sess: null, user: null };
     const sess = typeof row.sess === 'string' ? JSON.parse(row.sess) : row.sess;
-    return { sess, user: row.id == null ? null : toCurrentUser(row) };
+    if (row.id == null) return { sess, user: null };
+    const found: SessionUser = toCurrentUser(row);
+    if (row.nachrichten_ungelesen != null) found.nachrichtenUngelesen = { mandant: String(row.nachrichten_mandant), anzahl: Number(row.nachrichten_ungelesen) };
+    return { sess, user: found };
   }
 
   private hand(sid: string, handed: Handed): void {
@@ -83,7 +98,7 @@ export class KnexSessionStore extends session.Store {
    * The user get() read with this session in the current request, once; undefined if there is none (then
    * the caller loads the user itself). Only for the user id the session names.
    */
-  takeUser(sid: string, userId: number): CurrentUser | null | undefined {
+  takeUser(sid: string, userId: number): SessionUser | null | undefined {
     const handed = this.handed.get(sid);
     if (!handed) return undefined;
     this.handed.delete(sid);

@@ -7,6 +7,7 @@ import { hashPassword } from '../auth/passwords.js';
 import { seedBewegungsdaten } from './bewegungsdaten.js';
 import { seedBilanzen } from './bilanzen.js';
 import { seedLieferkette } from './lieferkette.js';
+import { seedNachrichten } from './nachrichten.js';
 import { seedNachweise } from './nachweise.js';
 import { seedStammdaten } from './stammdaten.js';
 import { seedThgAnzeige } from './thg-anzeige.js';
@@ -101,6 +102,8 @@ export async function seedDemo(knex: Knex): Promise<{ usersCreated: number }> {
         }
       }
     }
+    // After the users: messages name their authors and readers.
+    await seedNachrichten(trx, TENANTS.map((t) => t.mandant));
   });
   return { usersCreated };
 }

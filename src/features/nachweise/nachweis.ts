@@ -287,6 +287,32 @@ export function nachweisTeil(parent: Nachweis & Meta, menge: string): Partial<Na
 }
 
 const T = 'n';
+
+/**
+ * The day a certificate's rest expires, in SQL over the certificate aliased `n`: 15 April (the dated setting
+ * nachweis_ablauf valid on the period's end; before its first valid-from date, the first) of the year after its
+ * period ends (zeitraumBis, else its date of issue). The same rule as nachweisAblaufAus() and the chain of
+ * custody's `abgelaufen` (certificates-and-balances.md).
+ */
+export const ablaufSql = (n = T) => {
+  const ende = `coalesce(${n}.zeitraum_bis, ${n}.ausstellungsdatum)`;
+  return `(select make_date(extract(year from ${ende})::int + 1, split_part(ga.wert_text, '-', 1)::int, split_part(ga.wert_text, '-', 2)::int)
+    from gesetzeswerte ga where ga.art = 'nachweis_ablauf'
+      and ga.gueltig_ab <= greatest(${ende}, (select min(gf.gueltig_ab) from gesetzeswerte gf where gf.art = 'nachweis_ablauf'))
+    order by ga.gueltig_ab desc limit 1)`;
+};
+
+/** Today in Germany, in SQL: the day expiry is measured against (as heuteInDeutschland). */
+export const HEUTE_SQL = `(now() at time zone 'Europe/Berlin')::date`;
+
+/**
+ * Certificates whose rest expires from today to `bis` (the dashboard's "expiring within 30 days" links here):
+ * a rest left, not cancelled, the expiry day in the range.
+ */
+export function laeuftAbBis(qb: import('knex').Knex.QueryBuilder, bis: string, n = T) {
+  return qb.where(`${n}.mit_rest`, true).where(`${n}.storniert`, false).whereRaw(`${ablaufSql(n)} between ${HEUTE_SQL} and ?::date`, [bis]);
+}
+
 const detailHref = (r: { nr: string }, lang: string) => `/${lang}/bewegungsdaten/nachweise/${encodeURIComponent(r.nr)}`;
 
 /** The list: what a trader looks for (group, raw material, scheme, location, provisional, with warnings, with rest). */
@@ -342,6 +368,8 @@ const list: ListDefinition<Nachweis & Meta> = {
     { key: 'mitHinweisen', label: 'nachweise:filters.mitHinweisen', kind: 'boolean', sql: `${T}.mit_hinweisen` },
     { key: 'mitRest', label: 'nachweise:filters.mitRest', kind: 'boolean', sql: `${T}.mit_rest` },
     { key: 'storniert', label: 'bewegungsdaten:fields.storniert', kind: 'boolean', sql: `${T}.storniert` },
+    // Served by the rest's index (only certificates with a rest can expire); the expiry is computed per row.
+    { key: 'laeuftAbBis', label: 'nachweise:filters.laeuftAbBis', kind: 'dateTo', sql: `${T}.mit_rest`, where: (qb, v) => void laeuftAbBis(qb, v) },
   ],
   search: [`${T}.nr`, `${T}.lieferant`, `${T}.referenz_pos_nr`, `${T}.lieferant_zertifikat_nr`],
   defaultSort: { key: 'ausstellungsdatum', dir: 'desc' },

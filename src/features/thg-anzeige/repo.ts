@@ -68,6 +68,11 @@ export interface Postengruppe {
 }
 
 export async function postengruppen(scope: TenantScope, von: string, bis: string): Promise<Postengruppe[]> {
+  return alsPostengruppen((await scope.scoped(postengruppenQuery(scope, von, bis))) as Record<string, unknown>[]);
+}
+
+/** The statement of postengruppen(), for a caller that reads it inside a larger one (the dashboard: json_agg of its rows). */
+export function postengruppenQuery(scope: TenantScope, von: string, bis: string): Knex.QueryBuilder {
   const { knex } = scope;
   const spalten = (e: string, menge: string, einheit: string) =>
     [knex.raw('a.datum'), knex.raw(`${e} as e`), knex.raw(`${einheit} as menge_einheit`), knex.raw('n.lcv'), knex.raw('n.einheit as lcv_einheit'), knex.raw('n.produktgruppe'), knex.raw(`${menge} as menge`)];
@@ -89,13 +94,15 @@ export async function postengruppen(scope: TenantScope, von: string, bis: string
     .where('b.status', 'offen').whereNull('z.nachweisbescheinigung_nr').where('a.storniert', false).whereBetween('a.datum', [von, bis])
     .select(spalten('coalesce(z.thg, n.thg)', 'z.menge', 'b.einheit'));
 
-  const rows = (await scope.scoped(
-    knex.from(knex.raw('(? union all ?) as p', [zugeordnet, offen]))
-      .select('p.datum', 'p.e', 'p.menge_einheit', 'p.lcv', 'p.lcv_einheit', 'p.produktgruppe')
-      .sum({ menge: 'p.menge' })
-      .groupBy('p.datum', 'p.e', 'p.menge_einheit', 'p.lcv', 'p.lcv_einheit', 'p.produktgruppe')
-      .orderBy(['p.datum', 'p.e']),
-  )) as Record<string, unknown>[];
+  return knex.from(knex.raw('(? union all ?) as p', [zugeordnet, offen]))
+    .select('p.datum', 'p.e', 'p.menge_einheit', 'p.lcv', 'p.lcv_einheit', 'p.produktgruppe')
+    .sum({ menge: 'p.menge' })
+    .groupBy('p.datum', 'p.e', 'p.menge_einheit', 'p.lcv', 'p.lcv_einheit', 'p.produktgruppe')
+    .orderBy(['p.datum', 'p.e']);
+}
+
+/** Rows of postengruppenQuery() (from the driver, or as JSON: numbers may come as numbers) as posts. */
+export function alsPostengruppen(rows: Record<string, unknown>[]): Postengruppe[] {
   return rows
     .filter((r) => r.e != null)
     .map((r) => ({

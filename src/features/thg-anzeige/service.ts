@@ -12,7 +12,7 @@ import type { Clock } from '../../clock.js';
 import { audit } from '../../db/audit.js';
 import { TenantScope } from '../../db/scope.js';
 import { alsText, dez, gerundet } from '../../domain/dezimal.js';
-import { aequivalentfaktorenAus, basiswertAus } from '../../domain/gesetzeswerte.js';
+import { aequivalentfaktorenAus, basiswertAus, type GesetzeswertZeile } from '../../domain/gesetzeswerte.js';
 import { aequivalente, einsparungen, TONNEN_STELLEN, zeitraeume, type Aequivalent, type Einsparposten } from '../../domain/thg-anzeige.js';
 import { conflict, notFound } from '../../errors.js';
 import { HttpError } from '../../http/errors.js';
@@ -53,6 +53,21 @@ export const neuesToken = () => randomBytes(24).toString('base64url');
 /** The state a form saw, so that a stale page never replaces a link someone else just made (409 instead). */
 export type Erwartet = 'veroeffentlicht' | 'unveroeffentlicht';
 
+/**
+ * The savings of today, this month and this year from the posts of the year (repo.postengruppen) and the dated
+ * Basiswert rows: the display's figures, and the dashboard's "THG saved this year" (which reads the same posts in
+ * its own statement).
+ */
+export function einsparungenAus(werte: readonly GesetzeswertZeile[], gruppen: readonly repo.Postengruppe[], heute: string) {
+  const basiswerte = new Map<string, string>();
+  const basiswert = (datum: string) => {
+    if (!basiswerte.has(datum)) basiswerte.set(datum, basiswertAus(werte, datum));
+    return basiswerte.get(datum)!;
+  };
+  const posten: Einsparposten[] = gruppen.map((g) => ({ datum: g.datum, menge: g.menge, lcv: repo.lcvJeEinheit(g), e: g.e, basiswert: basiswert(g.datum) }));
+  return einsparungen(posten, heute);
+}
+
 export class ThgAnzeigeService {
   constructor(
     private readonly knex: Knex,
@@ -76,13 +91,7 @@ export class ThgAnzeigeService {
     const berechnetAm = new Date(this.clock.now()).toISOString();
     const werte = await gesetzeswertZeilen(this.knex, ['basiswert', 'aequivalent']);
     const gruppen = await repo.postengruppen(scope, zeitraeume(heute).jahrAb, heute);
-    const basiswerte = new Map<string, string>();
-    const basiswert = (datum: string) => {
-      if (!basiswerte.has(datum)) basiswerte.set(datum, basiswertAus(werte, datum));
-      return basiswerte.get(datum)!;
-    };
-    const posten: Einsparposten[] = gruppen.map((g) => ({ datum: g.datum, menge: g.menge, lcv: repo.lcvJeEinheit(g), e: g.e, basiswert: basiswert(g.datum) }));
-    const summen = einsparungen(posten, heute);
+    const summen = einsparungenAus(werte, gruppen, heute);
     const faktoren = aequivalentfaktorenAus(werte, heute);
     return {
       mandant: name,

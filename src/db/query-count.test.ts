@@ -47,6 +47,7 @@ describe('database round trips per request', () => {
       ['login', LOGIN_PAGE, undefined],
       ['THG display', THG_PAGE, undefined],
       ['dashboard', '/de/benutzer/dashboard', admin],
+      ['nachrichten', '/de/benutzer/nachrichten', admin],
       ['list', `/de/${LIST.page}`, admin],
       ['list filtered, sorted, paged', `/de/${LIST.page}?${benchQuery}`, admin],
       ['detail', `/de/${LIST.detail}`, admin],
@@ -66,6 +67,9 @@ describe('database round trips per request', () => {
     // are one statement, so a signed-in list costs four: session and user, BEGIN, the filter choices, the page
     // (the COMMIT goes out after the answer).
     expect(seen['list filtered, sorted, paged'].max).toBe(4);
+    // The dashboard: session and user (with the header's unread count), then its own two: BEGIN with the tenant
+    // settings, and one statement for every figure (docs/decisions.md "Dashboard").
+    expect(seen.dashboard.max).toBe(3);
     // The counter itself sees every statement: a health check is exactly one.
     await rawRequest(`${base}/healthz`, { headers: { 'x-bench-label': 'health' } });
     expect((await counts()).health).toEqual({ requests: 1, queries: 1, min: 1, max: 1 });

@@ -63,7 +63,7 @@ describe('Dashboard', () => {
     expect(hrefs).toContain(`/de/bewegungsdaten/ablieferungen?von=${z.vormonatAb}&bis=${z.vormonatBis}&storniert=false`);
     expect(hrefs).toContain('/de/bewegungsdaten/einlieferungen?status=open&storniert=false');
     expect(hrefs).toContain('/de/bewegungsdaten/ablieferungen?status=inProgress&storniert=false');
-    expect(hrefs).toContain(`/de/bewegungsdaten/nachweise?laeuftAbBis=${z.in30Tagen}`);
+    expect(hrefs).toContain(`/de/bewegungsdaten/nachweise?laeuftAbVon=${z.heute}&laeuftAbBis=${z.in30Tagen}`);
     expect(hrefs).toContain('/de/bewegungsdaten/bilanzen?status=offen');
     // Figures that are not all zero: the demo's deliveries of this and last month, open ones, an open Bilanz.
     expect(seen.filter((f) => f.href.includes('einlieferungen')).some((f) => f.wert > 0)).toBe(true);

@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import type { TenantScope } from '../../db/scope.js';
 import type { GesetzeswertZeile } from '../../domain/gesetzeswerte.js';
-import { laeuftAbBis } from '../nachweise/nachweis.js';
+import { laeuftAb } from '../nachweise/nachweis.js';
 import { postengruppenQuery } from '../thg-anzeige/repo.js';
 
 export interface Zeitraum {
@@ -107,7 +107,7 @@ export async function rohzahlen(a: Abfrage, z: Zeitraum): Promise<Rohzahlen> {
   if (a.ablieferungen) spalten.push(lieferungen(a.ablieferungen, 'ablieferungen', z).as('ablieferungen'));
   if (a.bestaende) spalten.push(bestaende(a.bestaende, z).wrap('', ' as bestaende'));
   if (a.nachweise) {
-    spalten.push(laeuftAbBis(a.nachweise.atStandorte(a.nachweise.table('nachweise', 'n'), 'n.standort_nr'), z.in30Tagen).count('*').as('nachweise'));
+    spalten.push(laeuftAb(a.nachweise.atStandorte(a.nachweise.table('nachweise', 'n'), 'n.standort_nr'), { von: z.heute, bis: z.in30Tagen }).count('*').as('nachweise'));
   }
   if (a.bilanzen) spalten.push(a.bilanzen.atStandorte(a.bilanzen.table('bilanzen', 'b'), 'b.standort_nr').where('b.status', 'offen').count('*').as('bilanzen'));
   if (a.thg) spalten.push(thg(a.thg, z).wrap('', ' as thg'));

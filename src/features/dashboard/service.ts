@@ -141,7 +141,7 @@ export async function dashboard(knex: Knex, wer: Wer, heute: string, lang: strin
     }));
   }
   if (roh.nachweise !== undefined) {
-    const filter = { laeuftAbBis: z.in30Tagen };
+    const filter = { laeuftAbVon: z.heute, laeuftAbBis: z.in30Tagen };
     d.nachweise = { label: 'dashboard:nachweise.label', wert: roh.nachweise, href: listeHref(lang, 'bewegungsdaten/nachweise', filter), api: `/api/nachweise?${new URLSearchParams(filter)}` };
   }
   if (roh.bilanzen !== undefined) {

@@ -302,15 +302,15 @@ export const ablaufSql = (n = T) => {
     order by ga.gueltig_ab desc limit 1)`;
 };
 
-/** Today in Germany, in SQL: the day expiry is measured against (as heuteInDeutschland). */
-export const HEUTE_SQL = `(now() at time zone 'Europe/Berlin')::date`;
-
 /**
- * Certificates whose rest expires from today to `bis` (the dashboard's "expiring within 30 days" links here):
- * a rest left, not cancelled, the expiry day in the range.
+ * Certificates whose rest expires within a range (the dashboard's "expiring within 30 days" links here with today
+ * and today + 30): a rest left, not cancelled, the expiry day from `von` and/or to `bis`.
  */
-export function laeuftAbBis(qb: import('knex').Knex.QueryBuilder, bis: string, n = T) {
-  return qb.where(`${n}.mit_rest`, true).where(`${n}.storniert`, false).whereRaw(`${ablaufSql(n)} between ${HEUTE_SQL} and ?::date`, [bis]);
+export function laeuftAb(qb: import('knex').Knex.QueryBuilder, range: { von?: string; bis?: string }, n = T) {
+  qb.where(`${n}.mit_rest`, true).where(`${n}.storniert`, false);
+  if (range.von) qb.whereRaw(`${ablaufSql(n)} >= ?::date`, [range.von]);
+  if (range.bis) qb.whereRaw(`${ablaufSql(n)} <= ?::date`, [range.bis]);
+  return qb;
 }
 
 const detailHref = (r: { nr: string }, lang: string) => `/${lang}/bewegungsdaten/nachweise/${encodeURIComponent(r.nr)}`;
@@ -368,8 +368,9 @@ const list: ListDefinition<Nachweis & Meta> = {
     { key: 'mitHinweisen', label: 'nachweise:filters.mitHinweisen', kind: 'boolean', sql: `${T}.mit_hinweisen` },
     { key: 'mitRest', label: 'nachweise:filters.mitRest', kind: 'boolean', sql: `${T}.mit_rest` },
     { key: 'storniert', label: 'bewegungsdaten:fields.storniert', kind: 'boolean', sql: `${T}.storniert` },
-    // Served by the rest's index (only certificates with a rest can expire); the expiry is computed per row.
-    { key: 'laeuftAbBis', label: 'nachweise:filters.laeuftAbBis', kind: 'dateTo', sql: `${T}.mit_rest`, where: (qb, v) => void laeuftAbBis(qb, v) },
+    // The rest's expiry from … to (served by the rest's index: only certificates with a rest expire; the day is computed per row).
+    { key: 'laeuftAbVon', label: 'nachweise:filters.laeuftAbVon', kind: 'dateFrom', sql: `${T}.mit_rest`, where: (qb, v) => void laeuftAb(qb, { von: v }) },
+    { key: 'laeuftAbBis', label: 'nachweise:filters.laeuftAbBis', kind: 'dateTo', sql: `${T}.mit_rest`, where: (qb, v) => void laeuftAb(qb, { bis: v }) },
   ],
   search: [`${T}.nr`, `${T}.lieferant`, `${T}.referenz_pos_nr`, `${T}.lieferant_zertifikat_nr`],
   defaultSort: { key: 'ausstellungsdatum', dir: 'desc' },

@@ -4,7 +4,8 @@
 //
 // Every word of the query must occur in a section (its title or its text). A word matches regardless of case
 // and of hyphens, soft hyphens or a space inside it, so "Importcode" finds "Import-Code" and "import code",
-// and a plain vowel also finds its umlaut ("Bestande" finds "Bestände"). Hits in the title count more.
+// and a plain vowel also finds its umlaut ("Bestande" finds "Bestände"). Hits in the title count five
+// times, the words side by side as typed twice again.
 
 export interface Searchable {
   id: string;
@@ -42,15 +43,23 @@ export function queryWords(q: string): string[] {
   return [...new Set(words)].slice(0, MAX_WORDS);
 }
 
-/** A word as a pattern: any case, umlauts folded, a hyphen or space allowed between two of its letters. */
+const DIGRAPHS: Record<string, string> = { ae: '(?:ae|ä)', oe: '(?:oe|ö)', ue: '(?:ue|ü)', ss: '(?:ss|ß)' };
+
+/**
+ * A word as a pattern: any case, umlauts folded both ways ("ä" finds "ae", "ae" finds "ä"), a hyphen, soft
+ * hyphen or space allowed between two of its letters.
+ */
 export function wordPattern(word: string): string {
   const chars = [...word.replace(/-/g, '')];
-  return chars
-    .map((c, i) => {
-      const one = FOLD[c] ?? c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-      return i < chars.length - 1 ? one + JOINER : one;
-    })
-    .join('');
+  const parts: string[] = [];
+  for (let i = 0; i < chars.length; i++) {
+    const pair = DIGRAPHS[chars[i] + (chars[i + 1] ?? '')];
+    if (pair) {
+      parts.push(pair);
+      i++;
+    } else parts.push(FOLD[chars[i]] ?? chars[i].replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+  }
+  return parts.join(JOINER);
 }
 
 /** The text with every occurrence of the words in <mark>, the rest escaped. */
@@ -83,15 +92,19 @@ export function search<T extends Searchable>(items: T[], q: string): SearchHit<T
   const words = queryWords(q);
   if (!words.length) return [];
   const patterns = words.map((w) => new RegExp(wordPattern(w), 'giu'));
+  // The words side by side as typed ("import code") count twice as much again: the section about that, first.
+  const phrase = words.length > 1 ? new RegExp(words.map(wordPattern).join(JOINER), 'giu') : null;
+  const count = (s: string, re: RegExp) => s.match(re)?.length ?? 0;
   const hits: SearchHit<T>[] = [];
   items.forEach((item) => {
     let score = 0;
     for (const re of patterns) {
-      const inTitle = item.title.match(re)?.length ?? 0;
-      const inText = item.text.match(re)?.length ?? 0;
+      const inTitle = count(item.title, re);
+      const inText = count(item.text, re);
       if (!inTitle && !inText) return;
       score += inTitle * 5 + inText;
     }
+    if (phrase) score += 2 * (count(item.title, phrase) * 5 + count(item.text, phrase));
     hits.push({ item, score, titleHtml: markWords(item.title, words), snippetHtml: snippetOf(item.text, words) });
   });
   // Stable: equal scores keep the document's order.

@@ -5,6 +5,7 @@
 // VIDEO_FLOWS (src/features/hilfe/videos.ts) and records it as WebM with captions in German and English:
 //
 //   public/hilfevideos/<name>.webm        VP9, 5 frames a second, 800 × 500, no sound (≤ 2 MB, checked here)
+//   public/hilfevideos/<name>.webp        the poster: one frame of the flow's poster step, 480 px wide
 //   public/hilfevideos/<name>.de.vtt      one cue per step, timed by the script's own steps
 //   public/hilfevideos/<name>.en.vtt
 //   public/hilfevideos/manifest.json      what the page lists: sizes, duration, hash, the steps' times
@@ -17,6 +18,7 @@
 // page's description cannot drift apart.
 //
 // Usage: npm run help:videos [-- name …]   (only the flows named; the others stay as they are in the manifest)
+//        npm run help:videos -- --posters  (only the posters again, from the recordings as they are)
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -125,6 +127,24 @@ function encode(frames: Buffer[], file: string): Promise<void> {
     })().catch(reject);
   });
 }
+
+/** The poster: one frame of the recording (the flow's poster step, a moment in), as a small WebP. */
+function poster(webm: string, atMs: number, file: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const ff = spawn(ffmpegPath(), [
+      '-hide_banner', '-loglevel', 'error', '-y', '-ss', (atMs / 1000).toFixed(2), '-i', webm,
+      '-frames:v', '1', '-vf', 'scale=480:-2', '-c:v', 'libwebp', '-quality', '60', file,
+    ], { stdio: ['ignore', 'inherit', 'inherit'] });
+    ff.on('error', reject);
+    ff.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg (poster) exited with ${code}`))));
+  });
+}
+
+/** When the poster is taken: 1.5 s into its step, or the middle of a shorter one. */
+export const posterAt = (cues: Cue[], step: string) => {
+  const cue = cues.find((c) => c.step === step) ?? cues[0];
+  return cue.startMs + Math.min(1500, (cue.endMs - cue.startMs) / 2);
+};
 
 const vttTime = (ms: number) => {
   const h = Math.floor(ms / 3_600_000);
@@ -338,6 +358,15 @@ async function startApp(): Promise<{ base: string; close: () => Promise<void> }>
 
 async function main() {
   const { VIDEO_DIR, VIDEO_FLOWS, MAX_VIDEO_BYTES, manifestFile } = await import('../src/features/hilfe/videos.js');
+  // --posters: only the posters again, from the recordings and the manifest as they are.
+  if (process.argv.includes('--posters')) {
+    const manifest = JSON.parse(readFileSync(manifestFile(), 'utf8'));
+    for (const flow of VIDEO_FLOWS) {
+      const v = manifest.videos.find((x: { name: string }) => x.name === flow.name);
+      if (v) await poster(path.join(VIDEO_DIR, `${flow.name}.webm`), posterAt(v.cues, flow.poster), path.join(VIDEO_DIR, `${flow.name}.webp`));
+    }
+    return;
+  }
   const only = process.argv.slice(2);
   const flows = VIDEO_FLOWS.filter((f) => !only.length || only.includes(f.name));
   if (only.some((n) => !VIDEO_FLOWS.some((f) => f.name === n))) throw new Error(`Unknown flow; known: ${VIDEO_FLOWS.map((f) => f.name).join(', ')}`);
@@ -372,6 +401,7 @@ async function main() {
       for (const lang of ['de', 'en'] as Lang[]) {
         writeFileSync(path.join(VIDEO_DIR, `${flow.name}.${lang}.vtt`), webVtt(cues, (step) => texts[lang].videos[flow.name].steps[step]));
       }
+      await poster(webm, posterAt(cues, flow.poster), path.join(VIDEO_DIR, `${flow.name}.webp`));
       const hash = createHash('sha256').update(readFileSync(webm)).digest('hex').slice(0, 12);
       const entry = { name: flow.name, width: WIDTH, height: HEIGHT, durationMs: rec.durationMs, bytes, hash, cues };
       manifest.videos = [...manifest.videos.filter((v: { name: string }) => v.name !== flow.name), entry];

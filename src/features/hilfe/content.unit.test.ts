@@ -118,7 +118,7 @@ describe('the recorded help videos', () => {
 
   it('every flow is recorded, and nothing else lies in the folder', () => {
     expect(videos.map((v) => v.name)).toEqual(VIDEO_FLOWS.map((f) => f.name));
-    const expected = VIDEO_FLOWS.flatMap((f) => [`${f.name}.webm`, `${f.name}.de.vtt`, `${f.name}.en.vtt`]);
+    const expected = VIDEO_FLOWS.flatMap((f) => [`${f.name}.webm`, `${f.name}.webp`, `${f.name}.de.vtt`, `${f.name}.en.vtt`]);
     expect(readdirSync(VIDEO_DIR).sort()).toEqual([...expected, 'manifest.json'].sort());
   });
 
@@ -131,6 +131,11 @@ describe('the recorded help videos', () => {
     // EBML magic, and the document type "webm" in the header.
     expect([...bytes.subarray(0, 4)]).toEqual([0x1a, 0x45, 0xdf, 0xa3]);
     expect(bytes.subarray(0, 64).includes(Buffer.from('webm'))).toBe(true);
+    // The poster: a small WebP (RIFF….WEBP), the only part of a video the page loads before it is played.
+    const poster = readFileSync(path.join(VIDEO_DIR, `${name}.webp`));
+    expect(poster.subarray(0, 4).toString()).toBe('RIFF');
+    expect(poster.subarray(8, 12).toString()).toBe('WEBP');
+    expect(poster.length).toBeLessThanOrEqual(20 * 1024);
     const flow = VIDEO_FLOWS.find((f) => f.name === name)!;
     expect(video.cues.map((c) => c.step)).toEqual(flow.steps);
     for (const lang of LANGS) {

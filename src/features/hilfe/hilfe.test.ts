@@ -139,7 +139,7 @@ describe('hilfevideos', () => {
     const other = lang === 'de' ? 'en' : 'de';
     for (const v of videos) {
       const block = res.text.slice(res.text.indexOf(`id="video-${v.name}"`), res.text.indexOf('</article>', res.text.indexOf(`id="video-${v.name}"`)));
-      expect(block).toContain('<video controls preload="none"');
+      expect(block).toContain(`<video controls preload="none" width="${v.width}" height="${v.height}" poster="/hilfevideos/${v.name}.webp?v=${v.hash}"`);
       expect(block).toContain(`<source src="/hilfevideos/${v.name}.webm?v=${v.hash}" type="video/webm">`);
       expect(block).toMatch(new RegExp(`<track kind="captions" srclang="${lang}" label="[^"]+" src="/hilfevideos/${v.name}.${lang}.vtt\\?v=${v.hash}" default>`));
       expect(block).toMatch(new RegExp(`<track kind="captions" srclang="${other}" label="[^"]+" src="/hilfevideos/${v.name}.${other}.vtt\\?v=${v.hash}">`));
@@ -148,7 +148,7 @@ describe('hilfevideos', () => {
       const chapter = guide(lang as 'de').chapters.find((c) => c.file === v.flow.chapter)!;
       expect(block).toContain(`href="/${lang}/hilfe/dokumentation#${chapter.id}"`);
     }
-    // No video, caption or image is fetched with the page: only what the tags point to, when played.
+    // No recording is fetched with the page (its poster and captions are a few KB): only when played.
     expect(res.text).not.toMatch(/preload="(auto|metadata)"/);
   });
 
@@ -163,6 +163,8 @@ describe('hilfevideos', () => {
     expect([...part.body]).toEqual([0x1a, 0x45, 0xdf, 0xa3]);
     const stale = await request(t.app).get(`/hilfevideos/${v.name}.webm?v=000000000000`).expect(200);
     expect(stale.headers['cache-control']).toBe('no-cache');
+    const poster = await request(t.app).get(`/hilfevideos/${v.name}.webp?v=${v.hash}`).expect(200);
+    expect(poster.headers['content-type']).toBe('image/webp');
     const vtt = await request(t.app).get(`/hilfevideos/${v.name}.en.vtt?v=${v.hash}`).expect(200);
     expect(vtt.headers['content-type']).toBe('text/vtt; charset=utf-8');
     expect(vtt.text.startsWith('WEBVTT')).toBe(true);

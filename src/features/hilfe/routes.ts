@@ -3,7 +3,7 @@
 //   GET /{lang}/hilfe/dokumentation?q=…       the user guide with its contents; with q, the matching sections
 //   GET /{lang}/hilfe/faq?q=…                 questions and answers as <details>; with q, the matching ones, open
 //   GET /{lang}/hilfe/hilfevideos             the recorded flows with captions in both languages
-//   GET /hilfevideos/<name>.webm|.<lang>.vtt  the recordings (hilfevideosStatic, before the session: no cookie)
+//   GET /hilfevideos/<name>.webm|.webp|.<lang>.vtt  the recordings, posters, captions (hilfevideosStatic, before the session: no cookie)
 // Every signed-in user with a tenant opens them (route tree: 'open'). The content is Markdown in the repository
 // (content.ts), the search runs on the server (search.ts).
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
@@ -120,7 +120,7 @@ export function hilfevideosStatic(): RequestHandler[] {
   });
   return [
     (req, res, next) => {
-      const m = /^\/([a-z0-9-]+)\.(webm|de\.vtt|en\.vtt)$/.exec(req.path);
+      const m = /^\/([a-z0-9-]+)\.(webm|webp|de\.vtt|en\.vtt)$/.exec(req.path);
       if (!m || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
       const video = recordedVideos().find((v) => v.name === m[1]);
       if (!video) return next();

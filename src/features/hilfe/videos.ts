@@ -3,7 +3,7 @@
 // locales/<lang>/hilfe.json (`videos.<name>`): the page lists the steps and the script writes them as the
 // captions (WebVTT), so the page's description and the captions say the same thing.
 //
-// The script writes public/hilfevideos/<name>.webm, <name>.de.vtt, <name>.en.vtt and manifest.json (each
+// The script writes public/hilfevideos/<name>.webm, <name>.webp (poster), <name>.de.vtt, <name>.en.vtt and manifest.json (each
 // video's size, duration, content hash and the start and end of each step); the page shows what the manifest
 // lists, so a flow appears only once it is recorded.
 import { existsSync, readFileSync } from 'node:fs';
@@ -21,14 +21,16 @@ export interface VideoFlow {
   steps: readonly string[];
   /** The guide's chapter (its file name below docs/hilfe/dokumentation/<lang>/) that explains the flow. */
   chapter: string;
+  /** The step whose screen is the video's poster (a small WebP, the only thing the page loads of a video). */
+  poster: string;
 }
 
 export const VIDEO_FLOWS: readonly VideoFlow[] = [
-  { name: 'anmeldung', chapter: '01-anmeldung', steps: ['login', 'password', 'code', 'dashboard', 'einstellungen'] },
-  { name: 'einlieferung', chapter: '04-bewegungsdaten', steps: ['list', 'new', 'fields', 'save', 'saved'] },
-  { name: 'import', chapter: '05-import', steps: ['page', 'code', 'file', 'preview', 'commit'] },
-  { name: 'nachweisverfolgung', chapter: '06-nachweise', steps: ['list', 'open', 'trace', 'legende'] },
-  { name: 'bilanz', chapter: '07-bilanzen', steps: ['list', 'open', 'figures', 'lines'] },
+  { name: 'anmeldung', chapter: '01-anmeldung', poster: 'code', steps: ['login', 'password', 'code', 'dashboard', 'einstellungen'] },
+  { name: 'einlieferung', chapter: '04-bewegungsdaten', poster: 'fields', steps: ['list', 'new', 'fields', 'save', 'saved'] },
+  { name: 'import', chapter: '05-import', poster: 'preview', steps: ['page', 'code', 'file', 'preview', 'commit'] },
+  { name: 'nachweisverfolgung', chapter: '06-nachweise', poster: 'trace', steps: ['list', 'open', 'trace', 'legende'] },
+  { name: 'bilanz', chapter: '07-bilanzen', poster: 'figures', steps: ['list', 'open', 'figures', 'lines'] },
 ];
 
 const Manifest = z.object({
@@ -64,5 +66,6 @@ export function recordedVideos(): (RecordedVideo & { flow: VideoFlow })[] {
 /** Addresses of a video's files; the hash makes each recording's address its own (cached for a year). */
 export const videoUrls = (v: RecordedVideo) => ({
   webm: `${VIDEO_URL}/${v.name}.webm?v=${v.hash}`,
+  poster: `${VIDEO_URL}/${v.name}.webp?v=${v.hash}`,
   vtt: (lang: string) => `${VIDEO_URL}/${v.name}.${lang}.vtt?v=${v.hash}`,
 });

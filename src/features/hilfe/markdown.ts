@@ -82,6 +82,9 @@ export function renderMarkdown(source: string, { headingOffset = 1, usedIds = ne
     if (current) sections.push({ ...current.heading, title: current.heading.text, text: current.text.join(' ').replace(/\s+/g, ' ').trim() });
   };
   tokens.forEach((token, i) => {
+    // A wide table or code block scrolls in its own frame on a phone: focusable, so it scrolls by keyboard too
+    // (on a fence the attribute lands on its <code>, inside the scrolling <pre>).
+    if (token.type === 'table_open' || token.type === 'fence' || token.type === 'code_block') token.attrSet('tabindex', '0');
     if (token.type === 'heading_open' || token.type === 'heading_close') {
       const level = Math.min(6, Number(token.tag.slice(1)) + headingOffset);
       token.tag = `h${level}`;

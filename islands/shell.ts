@@ -9,6 +9,7 @@ import './styles/bilanzen.css';
 import './styles/thg-anzeige.css';
 import './styles/tankstelle.css';
 import './styles/dashboard.css';
+import './styles/hilfe.css';
 import { enhanceToasts } from './lib/toasts';
 import { enhancePreferences } from './lib/preferences';
 import { openAutoDialogs } from './lib/dialogs';

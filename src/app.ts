@@ -16,6 +16,7 @@ import { berechtigungenApi } from './features/berechtigungen/api.js';
 import { berechtigungenRoutes } from './features/berechtigungen/routes.js';
 import { logmeldungenApi } from './features/logmeldungen/api.js';
 import { logmeldungenRoutes } from './features/logmeldungen/routes.js';
+import { hilfeRoutes, hilfevideosStatic } from './features/hilfe/routes.js';
 import { gesetzeswerteApi } from './features/gesetzeswerte/api.js';
 import { gesetzeswerteRoutes } from './features/gesetzeswerte/routes.js';
 import { mandantenApi } from './features/mandanten/api.js';
@@ -131,6 +132,8 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   );
   app.use(rejectMalformedUrls());
   app.use(serveStatic());
+  // The help videos and their captions: static files, before the session (no cookie) and the language redirect.
+  app.use('/hilfevideos', hilfevideosStatic());
   app.use(healthRoutes(db));
   app.use(languageRedirects());
   app.use(cookieParser());
@@ -200,6 +203,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   pages.use(tankstelleRoutes(db.knex, clock));
   pages.use(dashboardRoutes(db.knex, clock));
   pages.use(nachrichtenRoutes(db.knex, clock));
+  pages.use(hilfeRoutes());
   pages.use(routeTree());
   app.use('/:lang', pages);
 

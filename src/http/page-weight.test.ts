@@ -10,7 +10,7 @@ import { bilanzBeispiel } from '../testing/bilanz-beispiel.js';
 import {
   measurePage, rawRequest, signInWithForms, weightTable, type CookieJar, type PageWeight,
 } from '../testing/page-weight.js';
-import { ISLAND_PAGE, LIST, LOGIN_PAGE, THG_PAGE, THG_VOLLBILD_PAGE } from '../testing/perf-pages.js';
+import { HILFE_PAGE, ISLAND_PAGE, LIST, LOGIN_PAGE, THG_PAGE, THG_VOLLBILD_PAGE } from '../testing/perf-pages.js';
 import { loadAssets } from './assets.js';
 
 const KB = 1024;
@@ -139,6 +139,14 @@ describe('page weight on a cold cache', () => {
     const w = await weigh('detail', `/de/${LIST.detail}`, BUDGET.detail, admin);
     expect(usesReact(w)).toBe(false);
     expect(w.text).toMatch(/<form method="post"/);
+  });
+
+  it(`user guide with every chapter and a search's results ≤ ${BUDGET.detail / KB} KB without React`, async () => {
+    const w = await weigh('guide (search)', HILFE_PAGE, BUDGET.detail, admin);
+    expect(usesReact(w)).toBe(false);
+    // The whole guide is on the page (its ten chapters), with the results above it.
+    expect(w.text.match(/<section class="card hilfe-text"/g)).toHaveLength(10);
+    expect(w.text).toContain('<a href="#import-code"><mark>Import-Code</mark></a>');
   });
 
   it(`Tankstelle with seven tanks ≤ ${BUDGET.island / KB} KB including React (its island), complete without it`, async () => {

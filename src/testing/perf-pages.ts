@@ -30,6 +30,8 @@ export const LOGIN_PAGE = '/de/login';
 export const THG_PAGE = '/de/thg-anzeige/demo-thg-anzeige';
 /** The THG display's large-screen mode (a wall display). */
 export const THG_VOLLBILD_PAGE = `${THG_PAGE}?vollbild=1`;
+/** The user guide with a search: every chapter and the results in one page (src/features/hilfe). */
+export const HILFE_PAGE = '/de/hilfe/dokumentation?q=Importcode';
 /** A page that mounts a React island (needs ADMIN in DEMO and `?benutzer=<id>` of a manageable user). */
 export const ISLAND_PAGE = '/de/benutzer/berechtigungsverwaltung';
 

@@ -65,14 +65,16 @@ export const KEYWORDS = {
 } as const;
 
 type Conversion = 'date' | 'decimalComma' | 'decimalPoint' | 'unit' | 'values';
-const CONVERSION_WORDS: Record<string, Conversion> = {
+/** Every word the parser accepts after `|` (German and English), with what it does: the user guide lists them all (docs/hilfe, checked by a test). */
+export const CONVERSION_WORDS: Record<string, Conversion> = {
   datum: 'date', date: 'date',
   dezimalkomma: 'decimalComma', decimalcomma: 'decimalComma',
   dezimalpunkt: 'decimalPoint', decimalpoint: 'decimalPoint',
   einheit: 'unit', unit: 'unit',
   werte: 'values', values: 'values',
 };
-const COLUMN_WORDS = new Set(['spalte', 'column']);
+/** The words before a column's header. */
+export const COLUMN_WORDS = new Set(['spalte', 'column']);
 
 /** A date format: day, month and year in some order, with separators or fixed widths. */
 export interface DatePattern {

@@ -15,7 +15,8 @@ export interface Bewegung {
   richtung: Richtung;
   menge: Dec;
   einheit: Einheit;
-  gruppe: Produktgruppe;
+  /** The product group (its density converts kilograms); not needed for litres. */
+  gruppe?: Produktgruppe;
   storniert: boolean;
   /** How many deliveries the quantity sums (1 when absent). */
   anzahl?: number;
@@ -49,7 +50,9 @@ const text = (value: Dez): Dec => alsText(gerundet(value, 3));
 
 /** A delivery's quantity in litres (exact to three decimals, as a stored quantity). */
 export function inLiter(b: Pick<Bewegung, 'menge' | 'einheit' | 'gruppe'>): Dez {
-  return dez(b.einheit === 'L' ? b.menge : umrechnen(b.menge, b.einheit, 'L', b.gruppe));
+  if (b.einheit === 'L') return dez(b.menge);
+  if (!b.gruppe) throw new RangeError('a quantity in kg needs its product group');
+  return dez(umrechnen(b.menge, b.einheit, 'L', b.gruppe));
 }
 
 export function mengenbilanz(eingabe: MengenbilanzEingabe): Mengenbilanz {

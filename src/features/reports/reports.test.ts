@@ -167,7 +167,7 @@ describe('files', () => {
 
     const xlsx = await mengenbilanz(`${query}&format=xlsx`, admin).buffer(true).parse(binary);
     const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load(xlsx.body as Buffer);
+    await wb.xlsx.load(xlsx.body as unknown as ArrayBuffer);
     const ws = wb.worksheets[0];
     const xHeader = (ws.getRow(1).values as unknown[]).slice(1);
     const xRow = (ws.getRow(2).values as unknown[]).slice(1);

@@ -41,9 +41,9 @@ it('from the catalogue to a result and its download, without JavaScript', async 
   await h.signIn(page, 'USER', 'User12345', 'DEMO');
   await page.goto('/de/reports/liste');
   await page.getByRole('link', { name: 'Bericht erzeugen: Lieferungen je Partner' }).click();
-  expect(await page.getByLabel('Bericht').inputValue()).toBe('lieferungen-je-partner');
-  await page.getByLabel('Startdatum').fill(vor60);
-  await page.getByLabel('Enddatum').fill(heute);
+  expect(await page.locator('#f-bericht').inputValue()).toBe('lieferungen-je-partner');
+  await page.locator('#f-startDate').fill(vor60);
+  await page.locator('#f-endDate').fill(heute);
   await page.getByRole('button', { name: 'Bericht erzeugen' }).click();
   await page.waitForURL(/erzeugen=1/);
   await expect(page.getByRole('heading', { name: 'Lieferungen je Partner', level: 2 }).isVisible()).resolves.toBe(true);

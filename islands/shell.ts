@@ -10,6 +10,7 @@ import './styles/thg-anzeige.css';
 import './styles/tankstelle.css';
 import './styles/dashboard.css';
 import './styles/hilfe.css';
+import './styles/reports.css';
 import { enhanceToasts } from './lib/toasts';
 import { enhancePreferences } from './lib/preferences';
 import { openAutoDialogs } from './lib/dialogs';

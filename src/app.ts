@@ -29,6 +29,8 @@ import { pocsApi } from './features/pocs/api.js';
 import { pocsRoutes } from './features/pocs/routes.js';
 import { thgAnzeigeApi, thgAnzeigeOeffentlichApi } from './features/thg-anzeige/api.js';
 import { thgAnzeigeOeffentlich, thgAnzeigeRoutes } from './features/thg-anzeige/routes.js';
+import { reportsApi } from './features/reports/api.js';
+import { reportsRoutes } from './features/reports/routes.js';
 import { tankstelleApi } from './features/tankstelle/api.js';
 import { tankstelleRoutes } from './features/tankstelle/routes.js';
 import { nachrichtenApi } from './features/nachrichten/api.js';
@@ -173,6 +175,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   api.use(thgAnzeigeApi(db.knex, clock));
   api.use(tankstelleApi(db.knex, clock));
   api.use(nachrichtenApi(db.knex, clock));
+  api.use(reportsApi(db.knex, clock));
   app.use('/api', api);
 
   const pages = express.Router({ mergeParams: true });
@@ -204,6 +207,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   pages.use(dashboardRoutes(db.knex, clock));
   pages.use(nachrichtenRoutes(db.knex, clock));
   pages.use(hilfeRoutes());
+  pages.use(reportsRoutes(db.knex, clock));
   pages.use(routeTree());
   app.use('/:lang', pages);
 

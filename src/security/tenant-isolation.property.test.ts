@@ -25,6 +25,7 @@ const PLATFORM_RESOURCES: Record<string, string> = {
   mandanten: 'the tenants themselves, for system administrators (mandanten.test.ts)',
   logmeldungen: 'the audit log, for support across the tenants they belong to (logmeldungen.test.ts)',
   'thg-anzeige': 'no list: the current tenant\'s publication, and the public display behind a secret link that names its tenant (thg-anzeige.test.ts)',
+  reports: 'the report catalogue (code, the same for every tenant); each report reads through the tenant scope and another tenant\'s numbers are unknown to it (reports.test.ts)',
 };
 
 /**

@@ -28,6 +28,8 @@ import { pocsApi } from './features/pocs/api.js';
 import { pocsRoutes } from './features/pocs/routes.js';
 import { thgAnzeigeApi, thgAnzeigeOeffentlichApi } from './features/thg-anzeige/api.js';
 import { thgAnzeigeOeffentlich, thgAnzeigeRoutes } from './features/thg-anzeige/routes.js';
+import { reportsApi } from './features/reports/api.js';
+import { reportsRoutes } from './features/reports/routes.js';
 import { tankstelleApi } from './features/tankstelle/api.js';
 import { tankstelleRoutes } from './features/tankstelle/routes.js';
 import { entityRoutes } from './records/routes.js';
@@ -166,6 +168,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   api.use(pocsApi(db.knex));
   api.use(thgAnzeigeApi(db.knex, clock));
   api.use(tankstelleApi(db.knex, clock));
+  api.use(reportsApi(db.knex, clock));
   app.use('/api', api);
 
   const pages = express.Router({ mergeParams: true });
@@ -194,6 +197,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   pages.use(thgAnzeigeRoutes(db.knex, clock));
   // Before the route tree, whose placeholder it replaces.
   pages.use(tankstelleRoutes(db.knex, clock));
+  pages.use(reportsRoutes(db.knex, clock));
   pages.use(routeTree());
   app.use('/:lang', pages);
 

@@ -32,6 +32,8 @@ export const csvWriter: ExportWriter = {
       const records = source.totals.map((x) => [csvSafe(ctx.t(x.label)), sums[x.key] == null ? '' : ctx.fmt.number(sums[x.key]!, x.digits ?? 0)]);
       if (!(await write([[], ...records]))) return;
     }
+    // A report's explanations, one per line, after another empty line.
+    if (ctx.notes?.length && !(await write([[], ...ctx.notes.map((note) => [csvSafe(note)])]))) return;
     await sink.end();
   },
 };

@@ -10,7 +10,7 @@ import type { ExportContext, ExportWriter } from './writer.js';
 
 export { describeList } from './describe.js';
 export { EXPORT_FORMATS, parseExportFormat, type ExportFormat } from './formats.js';
-export { EXPORT_CHUNK, listRows, rowsInMemory, type ExportSource } from './rows.js';
+export { EXPORT_CHUNK, listRows, rowsInMemory, type ExportSource, type ExportTotal } from './rows.js';
 export type { ExportOutput } from './sink.js';
 export type { ExportContext, ExportWriter } from './writer.js';
 

@@ -1,8 +1,9 @@
-// PDF: the list to print or to file, as the page shows it. A4 landscape; the title, and under it the filter,
-// search and order in words; the table with its header repeated on each page; the sums at the end; the page
-// number and the time of the export at the foot of each page. Written with pdfkit in the PDF standard fonts
-// (Helvetica, built into every PDF reader: nothing to embed or download), as text a reader can search and
-// copy. Each page goes out when the next begins, so a long list never sits in memory.
+// PDF: the list to print or to file, as the page shows it. A4 landscape; for a report a title page first
+// (ExportContext.titelseite); the title, and under it the filter, search and order in words; the table with
+// its header repeated on each page; the sums at the end, then a report's explanations; the page number and
+// the time of the export at the foot of each page. Written with pdfkit in the PDF standard fonts (Helvetica,
+// built into every PDF reader: nothing to embed or download), as text a reader can search and copy. Each
+// page goes out when the next begins, so a long list never sits in memory.
 import type { Readable } from 'node:stream';
 import { cellText } from '../list/engine.js';
 import type { ExportSource } from './rows.js';
@@ -110,6 +111,23 @@ async function draw<R>(doc: Doc, source: ExportSource<R>, ctx: ExportContext, si
     return MARGIN;
   };
 
+  // A report's title page: the title, then label and value per line (tenant, period, parameters, made when
+  // and by whom); the table starts on the next page. Lists have none.
+  if (ctx.titelseite) {
+    doc.font(BOLD).fontSize(TITLE_SIZE * 1.5).text(pdfText(ctx.title), left, MARGIN + 60, { width });
+    let ty = doc.y + 24;
+    doc.font(BOLD).fontSize(TEXT_SIZE + 2);
+    const labels = ctx.titelseite.zeilen.map(([label]) => pdfText(label));
+    const labelWidth = Math.min(width / 3, Math.max(0, ...labels.map((l) => doc.widthOfString(l))) + 16);
+    ctx.titelseite.zeilen.forEach(([, value], i) => {
+      doc.font(BOLD).fontSize(TEXT_SIZE + 2).text(labels[i], left, ty, { width: labelWidth - 8 });
+      const labelBottom = doc.y;
+      doc.font(REGULAR).text(pdfText(value), left + labelWidth, ty, { width: width - labelWidth });
+      ty = Math.max(doc.y, labelBottom) + 6;
+    });
+    newPage();
+  }
+
   // Title and the filter in words: out at once, so the download starts while the rows are read.
   doc.font(BOLD).fontSize(TITLE_SIZE).text(pdfText(ctx.title), left, MARGIN, { width });
   doc.font(REGULAR).fontSize(TEXT_SIZE).fillColor(MUTED).text(pdfText(ctx.description), left, doc.y + 2, { width });
@@ -206,6 +224,18 @@ async function draw<R>(doc: Doc, source: ExportSource<R>, ctx: ExportContext, si
       doc.font(REGULAR);
       doc.text(value, left + labelWidth + 2 * PAD_X + 12 + valueWidth - doc.widthOfString(value), y + PAD_Y, { lineBreak: false });
       y += step;
+    }
+  }
+  // A report's explanations under the sums, wrapped to the width, on a new page where they do not fit.
+  if (ctx.notes?.length) {
+    doc.font(REGULAR).fontSize(TEXT_SIZE).fillColor('black');
+    y += 10;
+    for (const note of ctx.notes) {
+      const text = pdfText(note);
+      const height = doc.heightOfString(text, { width });
+      if (y + height > bottom) y = newPage();
+      doc.text(text, left, y, { width });
+      y = doc.y + 3;
     }
   }
   footer();

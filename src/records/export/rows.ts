@@ -11,13 +11,16 @@ import { countAndTotals, filtered, ordered, withJoined, type ListColumn, type Li
  */
 export const EXPORT_CHUNK = 500;
 
+/** A sum as the writers show it: its label (i18n key) and fraction digits, its value from sums() by key. */
+export type ExportTotal = Pick<ListTotal, 'key' | 'label' | 'digits'>;
+
 /** What a writer gets: the columns, the rows a chunk at a time, and the sums (asked for after the rows). */
 export interface ExportSource<R> {
   /** The columns of the spreadsheet formats: everything but the page-only ones. */
   columns: ListColumn<R>[];
   /** The columns the page shows (the PDF prints these: a printed list reads like the screen). */
   pageColumns: ListColumn<R>[];
-  totals: ListTotal[];
+  totals: ExportTotal[];
   /** Rows in the list's order; iterating starts the reading, so a writer can send its first bytes before. */
   chunks(): AsyncIterable<R[]>;
   /** The sums (decimal strings by key) over every row the filters show. */
@@ -78,10 +81,12 @@ export function listRows<R, S extends ListSource>(def: ListDefinition<R, S>, sco
   };
 }
 
-/** Rows already in memory, as a source (the writers' unit tests; small lists built elsewhere). */
-export function rowsInMemory<R>(def: Pick<ListDefinition<R>, 'columns' | 'totals'>, rows: R[], sums: Record<string, string | null> = {}, chunkSize = EXPORT_CHUNK): ExportSource<R> {
+/** Rows already in memory, as a source (the writers' unit tests; reports, which compute their rows). */
+export function rowsInMemory<R>(def: { columns: ListColumn<R>[]; totals?: ExportTotal[] }, rows: R[], sums: Record<string, string | null> = {}, chunkSize = EXPORT_CHUNK): ExportSource<R> {
   return {
-    ...columnsOf(def as ListDefinition<R>),
+    columns: def.columns.filter((c) => !c.pageOnly),
+    pageColumns: def.columns.filter((c) => !c.csvOnly),
+    totals: def.totals ?? [],
     async *chunks() {
       for (let i = 0; i < rows.length; i += chunkSize) yield rows.slice(i, i + chunkSize);
     },

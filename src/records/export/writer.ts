@@ -17,6 +17,16 @@ export interface ExportContext {
   description: string;
   /** When the export was made (the PDF's footer). */
   now: Date;
+  /**
+   * Lines after the sums, already translated (a report's explanations: the formula, the values that applied).
+   * Every format prints them; lists have none.
+   */
+  notes?: string[];
+  /**
+   * A title page before the table (reports: tenant, period, parameters, when and by whom), as label and value
+   * per line, already translated. PDF only; the spreadsheet formats carry the same lines in `notes` if wanted.
+   */
+  titelseite?: { zeilen: [string, string][] };
 }
 
 export interface ExportWriter {

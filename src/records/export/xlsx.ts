@@ -150,6 +150,11 @@ async function fill<R>(sheet: Worksheet, source: ExportSource<R>, ctx: ExportCon
       add([{ value: ctx.t(x.label), bold: true }, { value: sums[x.key] == null ? null : Number(sums[x.key]), numFmt: numberFormat(x.digits ?? 0) }]);
     }
   }
+  // A report's explanations, one per row in the first column, after an empty row.
+  if (ctx.notes?.length) {
+    add([]);
+    for (const note of ctx.notes) add([{ value: note }]);
+  }
   sheet.commit();
   return !sink.gone;
 }

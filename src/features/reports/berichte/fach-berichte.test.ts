@@ -1,8 +1,11 @@
 // The certificate statement, the THG-Bericht and the Quotenbericht against the real database: certificates,
-// splits, deliveries and assignments made through the API, then each report's run() with a real tenant scope
-// (what the reports API calls). The worked example of domain-notes.md (10,000 L FAME, E 10 → 330,000 MJ,
+// splits, deliveries and assignments made through the API, then each report through the reports API (JSON, CSV,
+// XLSX, PDF) and through its run() with a real tenant scope (what the API calls, for what the API cannot set up:
+// a scope of chosen locations, another language). The worked example of domain-notes.md (10,000 L FAME, E 10 → 330,000 MJ,
 // 27.753 t), a hand-computed statement, the quota of 2024 from the law values; another tenant's data and
 // locations outside the user's never appear.
+import ExcelJS from 'exceljs';
+import { parse } from 'csv-parse/sync';
 import request from 'supertest';
 import type { TFunction } from 'i18next';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +13,8 @@ import { TenantScope, type StandortScope } from '../../../db/scope.js';
 import { createI18n } from '../../../http/i18n.js';
 import { createTestApp, type TestApp } from '../../../testing/app.js';
 import { zertifikatEingabe } from '../../../testing/factories.js';
+import { extractPdfText } from '../../../testing/pdf-text.js';
+import { createUserWithRoles } from '../../../testing/users.js';
 import type { ReportContext, ReportDefinition, ReportParameter } from '../definition.js';
 import { nachweisKontoauszugReport, tagInDeutschland, tagesbeginn } from './nachweis-kontoauszug.js';
 import { quotenberichtReport } from './quotenbericht.js';
@@ -20,6 +25,8 @@ let admin: Record<string, string>;
 let nord: Record<string, string>;
 let tDe: TFunction;
 let tEn: TFunction;
+let berichte: Record<string, string>;
+let nurBremen: Record<string, string>;
 
 const token = async (login: string, password: string) => (await request(t.app).post('/api/v1/account/login').send({ login, password })).body.token as string;
 const as = async (login: string, password: string, mandant = 'DEMO') => ({ Authorization: await token(login, password), 'X-Mandant': mandant });
@@ -31,7 +38,38 @@ beforeAll(async () => {
   const i18n = await createI18n();
   tDe = i18n.getFixedT('de');
   tEn = i18n.getFixedT('en');
+  // Reports (18) everywhere, and at Hannover (1002) only.
+  await createUserWithRoles(t.db.knex, 'RBERICHT', 'Berichte12345', [{ typ: 18, standortNr: null }]);
+  await createUserWithRoles(t.db.knex, 'RHANNOVER', 'Berichte12345', [{ typ: 18, standortNr: '1002' }]);
+  berichte = await as('RBERICHT', 'Berichte12345');
+  nurBremen = await as('RHANNOVER', 'Berichte12345');
 });
+
+const binary = (req: request.Test) =>
+  req.buffer(true).parse((res, done) => {
+    const parts: Buffer[] = [];
+    res.on('data', (c: Buffer) => parts.push(c));
+    res.on('end', () => done(null, Buffer.concat(parts)));
+  });
+const csvRows = (text: string) => parse(text.replace(/^\uFEFF/, ''), { delimiter: ';', relax_column_count: true }) as string[][];
+const api = (id: string, query: Record<string, string>, auth = berichte) => request(t.app).get(`/api/reports/${id}`).query(query).set(auth);
+
+/** The report as JSON, CSV, XLSX and PDF (German): each file's rows of text, to compare with the JSON's. */
+async function alleFormate(id: string, query: Record<string, string>) {
+  const json = await api(id, query);
+  expect(json.status, JSON.stringify(json.body)).toBe(200);
+  const csv = await api(id, { ...query, format: 'csv' }).set('Accept-Language', 'de');
+  expect(csv.status).toBe(200);
+  const xlsx = await binary(api(id, { ...query, format: 'xlsx' }).set('Accept-Language', 'de'));
+  expect(xlsx.status).toBe(200);
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(xlsx.body as unknown as ArrayBuffer);
+  const sheet: unknown[][] = [];
+  book.worksheets[0].eachRow((row) => sheet.push((row.values as unknown[]).slice(1)));
+  const pdf = await binary(api(id, { ...query, format: 'pdf' }).set('Accept-Language', 'de'));
+  expect(pdf.status).toBe(200);
+  return { json: json.body, csv: csvRows(csv.text), xlsx: sheet, pdf: (await extractPdfText(pdf.body as Buffer)).join('\n') };
+}
 afterAll(() => t.close());
 
 /** Calendar months of a period, clipped to it (what the framework hands a report as ctx.monate). */
@@ -163,6 +201,75 @@ describe('THG-Bericht and Quotenbericht: the worked example', () => {
     const ohne = await run(quotenberichtReport, { startDate: '2031-01-01', endDate: '2031-03-31' });
     expect(ohne.rows[0]).toMatchObject({ jahr: 2031, quote: null, pflichtT: null, erfuellungProzent: null });
     expect(ohne.erlaeuterungen!.map((e) => tDe(e.key, e.params))).toContain('Für 2031 ist keine Quote hinterlegt: keine Verpflichtung berechnet.');
+  });
+});
+
+describe('through the reports API', () => {
+  it('the catalogue lists the three reports with their question, parameters and formats', async () => {
+    const res = await request(t.app).get('/api/reports').set(berichte);
+    const ids = res.body.data.map((r: { id: string }) => r.id);
+    expect(ids).toEqual(['mengenbilanz', 'nachweis-kontoauszug', 'thg-bericht', 'quotenbericht', 'lieferungen-je-partner']);
+    expect(res.body.data[2]).toMatchObject({ id: 'thg-bericht', name: 'THG-Bericht', parameter: ['startDate', 'endDate', 'standort', 'partner', 'produkt'], pflicht: ['startDate', 'endDate'], formate: ['json', 'csv', 'xlsx', 'pdf'] });
+    expect(res.body.data[1].frage).toMatch(/Nachweis/);
+  });
+
+  it('THG-Bericht of May 2024: the worked example in JSON, CSV, XLSX and PDF alike, with the law values', async () => {
+    const f = await alleFormate('thg-bericht', MAI_2024);
+    expect(f.json.data).toEqual([expect.objectContaining({ monat: '2024-05', energieMJ: '330000.000', emissionenT: '3.300', einsparungT: '27.753', einsparungProzent: '89.36' })]);
+    expect(f.json.summen).toMatchObject({ einsparungT: '27.753' });
+    expect(f.json.erlaeuterungen).toContain('Basiswert 94,1 g CO₂-Äq./MJ, gültig ab 01.01.2015 (§ 37a BImSchG, 38. BImSchV: Basiswert der THG-Quote).');
+    expect(f.csv[0].slice(0, 6)).toEqual(['Monat', 'Produktgruppe', 'Energie (MJ)', 'Emissionen (t CO₂-Äq.)', 'THG-Minderung (t CO₂-Äq.)', 'Einsparung (%)']);
+    const csvZeile = f.csv.find((r) => r[0] === 'Mai 2024')!;
+    expect(csvZeile.slice(0, 6)).toEqual(['Mai 2024', 'Biodiesel (FAME)', '330.000', '3,300', '27,753', '89,36']);
+    expect(f.csv.flat().join(' ')).toContain('THG-Minderung (t CO₂-Äq.) = Energie × (Basiswert − E) / 10⁶.');
+    const xlsxZeile = f.xlsx.find((r) => r[0] === 'Mai 2024')!;
+    expect(xlsxZeile.slice(0, 6)).toEqual(['Mai 2024', 'Biodiesel (FAME)', 330000, 3.3, 27.753, 89.36]);
+    for (const text of ['Mai 2024', 'Biodiesel (FAME)', '330.000', '27,753', '89,36', 'Basiswert 94,1']) expect(f.pdf).toContain(text);
+  });
+
+  it('Quotenbericht 2024 and the statement hold the same rows in every format', async () => {
+    const q = await alleFormate('quotenbericht', { startDate: '2024-01-01', endDate: '2024-12-31', standort: '1001' });
+    expect(q.json.data).toEqual([expect.objectContaining({ jahr: 2024, quote: '9.25', pflichtT: '2.872', einsparungT: '27.753', erfuellungProzent: '966.19', saldoT: '24.881' })]);
+    expect(q.xlsx.find((r) => r[0] === 2024 || r[0] === '2024')).toEqual(expect.arrayContaining([330000, 31.053, 9.25, 2.872, 27.753, 966.19, 24.881]));
+    expect(q.csv.find((r) => r[0] === '2024')).toEqual(expect.arrayContaining(['9,25', '2,872', '27,753', '966,19', '24,881']));
+    expect(q.pdf).toContain('Quote 2024: 9,25 %');
+    for (const text of ['2,872', '27,753', '966,19', '24,881']) expect(q.pdf).toContain(text);
+
+    const heute = tagInDeutschland(new Date());
+    const k = await alleFormate('nachweis-kontoauszug', { startDate: `${heute.slice(0, 8)}01`, endDate: heute, standort: '1002', produkt: 'P013' });
+    expect(k.json.total).toBeGreaterThan(0);
+    const nrs = k.json.data.map((r: { nr: string }) => r.nr);
+    expect(k.csv.slice(1).map((r) => r[0]).filter((nr) => nrs.includes(nr))).toEqual(nrs);
+    expect(k.xlsx.slice(1).map((r) => String(r[0])).filter((nr) => nrs.includes(nr))).toEqual(nrs);
+    for (const nr of nrs) expect(k.pdf).toContain(nr);
+  });
+
+  it('a location outside the user\'s locations is a 403 with no rows; without it, the user sees only Hannover', async () => {
+    const verboten = await api('thg-bericht', { ...MAI_2024, standort: '1001' }, nurBremen);
+    expect(verboten.status).toBe(403);
+    expect(verboten.body.data).toBeUndefined();
+    const erlaubt = await api('thg-bericht', MAI_2024, nurBremen);
+    expect(erlaubt.status).toBe(200);
+    expect(erlaubt.body.data).toEqual([]);
+    expect((await api('quotenbericht', { startDate: '2024-01-01', endDate: '2024-12-31', standort: '1001' }, nurBremen)).status).toBe(403);
+    expect((await api('nachweis-kontoauszug', { startDate: '2024-01-01', endDate: '2024-12-31', standort: '1001' }, nurBremen)).status).toBe(403);
+  });
+
+  it('another tenant: its location is an unknown parameter (400 naming it), and its figures never mix with ours', async () => {
+    const res = await api('thg-bericht', { ...MAI_2024, standort: '2001' });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toMatchObject({ field: 'standort' });
+    const nordAuth = nord;
+    const nordRes = await api('thg-bericht', MAI_2024, nordAuth);
+    expect(nordRes.status).toBe(200);
+    expect(nordRes.body.summen.einsparungT).toBe('27.753');
+  });
+
+  it('missing dates: the spec\'s message listing the missing fields; no report', async () => {
+    const res = await api('quotenbericht', {});
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((f: { field: string }) => f.field).sort()).toEqual(['endDate', 'startDate']);
+    expect(res.body.message).toMatch(/Startdatum/);
   });
 });
 

@@ -154,9 +154,9 @@ describe('THG-Bericht and Quotenbericht: the worked example', () => {
     }]);
     expect(r.sums).toEqual({ energieMJ: '330000.000', emissionenT: '3.300', einsparungT: '27.753', einsparungProzent: '89.36' });
     const lines = r.erlaeuterungen!.map((e) => tDe(e.key, e.params));
-    expect(lines).toContain('THG-Minderung (t CO₂-Äq.) = Energie × (Basiswert − E) / 10⁶.');
-    expect(lines).toContain('Basiswert 94,1 g CO₂-Äq./MJ, gültig ab 01.01.2015 (§ 37a BImSchG, 38. BImSchV: Basiswert der THG-Quote).');
-    expect(lines.some((l) => l.startsWith('Fossiler Vergleichswert EF 94 g CO₂-Äq./MJ, gültig ab 01.01.2015'))).toBe(true);
+    expect(lines).toContain('THG-Minderung (t CO2-Äq.) = Energie × (Basiswert − E) / 1.000.000.');
+    expect(lines).toContain('Basiswert 94,1 g CO2-Äq./MJ, gültig ab 01.01.2015 (§ 37a BImSchG, 38. BImSchV: Basiswert der THG-Quote).');
+    expect(lines.some((l) => l.startsWith('Fossiler Vergleichswert EF 94 g CO2-Äq./MJ, gültig ab 01.01.2015'))).toBe(true);
     for (const e of r.erlaeuterungen!) expect(tEn(e.key, e.params)).not.toBe(e.key);
     expect((await run(thgBerichtReport, MAI_2024, { lang: 'en' })).rows[0]).toMatchObject({ monatText: 'May 2024', gruppe: 'Biodiesel (FAME)' });
   });
@@ -184,7 +184,7 @@ describe('THG-Bericht and Quotenbericht: the worked example', () => {
     }]);
     const lines = r.erlaeuterungen!.map((e) => tDe(e.key, e.params));
     expect(lines).toContain('Quote 2024: 9,25 %, gültig ab 01.01.2015 (§ 37a Abs. 4 BImSchG).');
-    expect(lines).toContain('Verpflichtung (t CO₂-Äq.) = Quote / 100 × Referenzwert.');
+    expect(lines).toContain('Verpflichtung (t CO2-Äq.) = Quote / 100 × Referenzwert.');
     expect(pausen.length).toBeGreaterThan(0);
   });
 
@@ -217,14 +217,16 @@ describe('through the reports API', () => {
     const f = await alleFormate('thg-bericht', MAI_2024);
     expect(f.json.data).toEqual([expect.objectContaining({ monat: '2024-05', energieMJ: '330000.000', emissionenT: '3.300', einsparungT: '27.753', einsparungProzent: '89.36' })]);
     expect(f.json.summen).toMatchObject({ einsparungT: '27.753' });
-    expect(f.json.erlaeuterungen).toContain('Basiswert 94,1 g CO₂-Äq./MJ, gültig ab 01.01.2015 (§ 37a BImSchG, 38. BImSchV: Basiswert der THG-Quote).');
-    expect(f.csv[0].slice(0, 6)).toEqual(['Monat', 'Produktgruppe', 'Energie (MJ)', 'Emissionen (t CO₂-Äq.)', 'THG-Minderung (t CO₂-Äq.)', 'Einsparung (%)']);
+    expect(f.json.erlaeuterungen).toContain('Basiswert 94,1 g CO2-Äq./MJ, gültig ab 01.01.2015 (§ 37a BImSchG, 38. BImSchV: Basiswert der THG-Quote).');
+    expect(f.csv[0].slice(0, 6)).toEqual(['Monat', 'Produktgruppe', 'Energie (MJ)', 'Emissionen (t CO2-Äq.)', 'THG-Minderung (t CO2-Äq.)', 'Einsparung (%)']);
     const csvZeile = f.csv.find((r) => r[0] === 'Mai 2024')!;
     expect(csvZeile.slice(0, 6)).toEqual(['Mai 2024', 'Biodiesel (FAME)', '330.000', '3,300', '27,753', '89,36']);
-    expect(f.csv.flat().join(' ')).toContain('THG-Minderung (t CO₂-Äq.) = Energie × (Basiswert − E) / 10⁶.');
+    expect(f.csv.flat().join(' ')).toContain('THG-Minderung (t CO2-Äq.) = Energie × (Basiswert − E) / 1.000.000.');
     const xlsxZeile = f.xlsx.find((r) => r[0] === 'Mai 2024')!;
     expect(xlsxZeile.slice(0, 6)).toEqual(['Mai 2024', 'Biodiesel (FAME)', 330000, 3.3, 27.753, 89.36]);
-    for (const text of ['Mai 2024', 'Biodiesel (FAME)', '330.000', '27,753', '89,36', 'Basiswert 94,1']) expect(f.pdf).toContain(text);
+    for (const text of ['Mai 2024', 'Biodiesel (FAME)', '330.000', '27,753', '89,36', 'Basiswert 94,1', 'THG-Minderung (t CO2-Äq.) = Energie × (Basiswert - E) / 1.000.000.']) expect(f.pdf).toContain(text);
+    // Every character of the texts is one the PDF's standard fonts can show (nothing printed as "?").
+    expect(f.pdf.split('\n').filter((l) => l.includes('?') && !l.includes('Wie viel'))).toEqual([]);
   });
 
   it('Quotenbericht 2024 and the statement hold the same rows in every format', async () => {
@@ -233,6 +235,7 @@ describe('through the reports API', () => {
     expect(q.xlsx.find((r) => r[0] === 2024 || r[0] === '2024')).toEqual(expect.arrayContaining([330000, 31.053, 9.25, 2.872, 27.753, 966.19, 24.881]));
     expect(q.csv.find((r) => r[0] === '2024')).toEqual(expect.arrayContaining(['9,25', '2,872', '27,753', '966,19', '24,881']));
     expect(q.pdf).toContain('Quote 2024: 9,25 %');
+    expect(q.pdf.split('\n').filter((l) => l.includes('?') && !l.includes('Erfüllen die'))).toEqual([]);
     for (const text of ['2,872', '27,753', '966,19', '24,881']) expect(q.pdf).toContain(text);
 
     const heute = tagInDeutschland(new Date());

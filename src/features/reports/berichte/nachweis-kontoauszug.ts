@@ -94,20 +94,20 @@ export const nachweisKontoauszugReport: ReportDefinition<KontoauszugZeile> = {
   formate: ['json', 'csv', 'xlsx', 'pdf'],
   columns: [
     { key: 'nr', label: L('nr'), href: (r, lang) => `/${lang}/bewegungsdaten/nachweise/${encodeURIComponent(r.nr)}` },
-    { key: 'stammNr', label: L('stammNr') },
     { key: 'zugangAm', label: L('zugangAm'), kind: 'date' },
     { key: 'anfangsbestand', label: L('anfangsbestand'), kind: 'number', digits: 3, suffix: mengeSuffix },
     { key: 'zugang', label: L('zugang'), kind: 'number', digits: 3, suffix: mengeSuffix },
     { key: 'geteilt', label: L('geteilt'), kind: 'number', digits: 3, suffix: mengeSuffix },
-    { key: 'teile', label: L('teile') },
     { key: 'zugeordnet', label: L('zugeordnet'), kind: 'number', digits: 3, suffix: mengeSuffix },
-    { key: 'zuordnungen', label: L('zuordnungen') },
     { key: 'endbestand', label: L('endbestand'), kind: 'number', digits: 3, suffix: mengeSuffix },
+    { key: 'teile', label: L('teile') },
+    { key: 'zuordnungen', label: L('zuordnungen') },
+    { key: 'stammNr', label: L('stammNr'), csvOnly: true },
     { key: 'einheit', label: L('einheit'), csvOnly: true },
     { key: 'standortNr', label: L('standortNr'), csvOnly: true },
     { key: 'produktNr', label: L('produktNr'), csvOnly: true },
   ],
-  summen: ['anfangsbestand', 'zugang', 'geteilt', 'zugeordnet', 'endbestand'].map((key) => ({ key, label: L('summeLiter'), digits: 3 })),
+  summen: ['anfangsbestand', 'zugang', 'geteilt', 'zugeordnet', 'endbestand'].map((key) => ({ key, label: L(`summe.${key}`), digits: 3 })),
   async run(ctx) {
     const von = ctx.params.startDate!;
     const bis = ctx.params.endDate!;

@@ -35,13 +35,13 @@ export const quotenberichtReport: ReportDefinition<Quotenjahr> = {
     { key: 'saldoT', label: L('saldoT'), kind: 'number', digits: 3 },
   ],
   summen: [
-    { key: 'energieMJ', label: L('summe'), digits: 0 },
-    { key: 'bioEnergieMJ', label: L('summe'), digits: 0 },
-    { key: 'referenzT', label: L('summe'), digits: 3 },
-    { key: 'pflichtT', label: L('summe'), digits: 3 },
-    { key: 'einsparungT', label: L('summe'), digits: 3 },
-    { key: 'erfuellungProzent', label: L('summe'), digits: 2 },
-    { key: 'saldoT', label: L('summe'), digits: 3 },
+    { key: 'energieMJ', label: L('energieMJ'), digits: 0 },
+    { key: 'bioEnergieMJ', label: L('bioEnergieMJ'), digits: 0 },
+    { key: 'referenzT', label: L('referenzT'), digits: 3 },
+    { key: 'pflichtT', label: L('pflichtT'), digits: 3 },
+    { key: 'einsparungT', label: L('einsparungT'), digits: 3 },
+    { key: 'erfuellungProzent', label: L('erfuellungProzent'), digits: 2 },
+    { key: 'saldoT', label: L('saldoT'), digits: 3 },
   ],
   async run(ctx) {
     const von = ctx.params.startDate!;

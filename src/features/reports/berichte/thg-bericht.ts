@@ -35,10 +35,10 @@ export const thgBerichtReport: ReportDefinition<ThgBerichtZeile & { monatText: s
     { key: 'produktgruppe', label: L('produktgruppeCode'), csvOnly: true },
   ],
   summen: [
-    { key: 'energieMJ', label: L('summe'), digits: 0 },
-    { key: 'emissionenT', label: L('summe'), digits: 3 },
-    { key: 'einsparungT', label: L('summe'), digits: 3 },
-    { key: 'einsparungProzent', label: L('summe'), digits: 2 },
+    { key: 'energieMJ', label: L('energieMJ'), digits: 0 },
+    { key: 'emissionenT', label: L('emissionenT'), digits: 3 },
+    { key: 'einsparungT', label: L('einsparungT'), digits: 3 },
+    { key: 'einsparungProzent', label: L('einsparungProzent'), digits: 2 },
   ],
   async run(ctx) {
     const werte = await gesetzeswerte(ctx, ['basiswert', 'fossiler_vergleichswert']);

@@ -7,7 +7,8 @@ import { gueltigeZeilen, quoteAus } from '../../../domain/gesetzeswerte.js';
 import { isLcvEinheit } from '../../../domain/fuels.js';
 import { lieferungEnergie, quotenbericht, type Lieferenergie, type Quotenjahr } from '../../../domain/quotenbericht.js';
 import type { Einsparposten } from '../../../domain/thg-anzeige.js';
-import type { ReportDefinition } from '../definition.js';
+import type { Knex } from 'knex';
+import type { ReportContext, ReportDefinition } from '../definition.js';
 import { datumText, gesetzeswerte, gesetzeswertZeilen, lieferungFilter, wertAm, type Gesetzeszeile } from './thg-posten.js';
 import { lcvJeEinheit, postengruppen } from '../../thg-anzeige/repo.js';
 
@@ -15,6 +16,42 @@ const L = (key: string) => `reports:spalten.quotenbericht.${key}`;
 const E = (key: string) => `reports:katalog.quotenbericht.erlaeuterung.${key}`;
 
 type Roh = Record<string, unknown>;
+
+/** A month in slices of at most eight days (1–8, 9–16, 17–24, 25–end). */
+export function wochen(monat: { von: string; bis: string }): { von: string; bis: string }[] {
+  const out: { von: string; bis: string }[] = [];
+  const monatsteil = monat.von.slice(0, 8);
+  for (const [a, b] of [[1, 8], [9, 16], [17, 24], [25, 31]]) {
+    const von = `${monatsteil}${String(a).padStart(2, '0')}`;
+    const bis = `${monatsteil}${String(b).padStart(2, '0')}`;
+    const lo = von < monat.von ? monat.von : von;
+    const hi = bis > monat.bis ? monat.bis : bis;
+    if (lo <= hi) out.push({ von: lo, bis: hi });
+  }
+  return out;
+}
+
+/** Adds the energy of every outbound delivery (fossil and bio) from `von` to `bis` to its day's sum. */
+async function energieJeTag(ctx: ReportContext, filter: (qb: Knex.QueryBuilder) => void, { von, bis }: { von: string; bis: string }, jeTag: Map<string, Dez>): Promise<void> {
+  const q = ctx.scope.leftJoin(ctx.scope.table('ablieferungen', 'a'), 'produkte', 'p', (j) => j.on('p.nr', 'a.produkt_nr'))
+    .where('a.storniert', false).whereBetween('a.datum', [von, bis])
+    .groupBy('a.datum', 'a.einheit', 'a.produktgruppe', 'a.biogehalt', 'p.lcv', 'p.lcv_einheit')
+    .select('a.datum', 'a.einheit', 'a.produktgruppe', 'a.biogehalt', 'p.lcv', 'p.lcv_einheit')
+    .sum({ menge: 'a.menge' });
+  filter(q);
+  for (const r of (await q) as Roh[]) {
+    const mj = lieferungEnergie({
+      menge: String(r.menge),
+      einheit: r.einheit === 'kg' ? 'kg' : 'L',
+      produktgruppe: String(r.produktgruppe),
+      biogehalt: r.biogehalt == null ? null : String(r.biogehalt),
+      lcv: r.lcv == null ? null : String(r.lcv),
+      lcvEinheit: isLcvEinheit(r.lcv_einheit) ? r.lcv_einheit : null,
+    });
+    const datum = String(r.datum);
+    jeTag.set(datum, plus(jeTag.get(datum) ?? dez('0'), dez(mj)));
+  }
+}
 
 export const quotenberichtReport: ReportDefinition<Quotenjahr> = {
   id: 'quotenbericht',
@@ -52,25 +89,12 @@ export const quotenberichtReport: ReportDefinition<Quotenjahr> = {
     const lieferungen: Lieferenergie[] = [];
     const posten: Einsparposten[] = [];
     for (const [i, monat] of ctx.monate.entries()) {
-      // Energy of every outbound delivery (fossil and bio) of the month, summed per day, product and bio content.
-      const q = ctx.scope.leftJoin(ctx.scope.table('ablieferungen', 'a'), 'produkte', 'p', (j) => j.on('p.nr', 'a.produkt_nr'))
-        .where('a.storniert', false).whereBetween('a.datum', [monat.von, monat.bis])
-        .groupBy('a.datum', 'a.einheit', 'a.produktgruppe', 'a.biogehalt', 'p.lcv', 'p.lcv_einheit')
-        .select('a.datum', 'a.einheit', 'a.produktgruppe', 'a.biogehalt', 'p.lcv', 'p.lcv_einheit')
-        .sum({ menge: 'a.menge' });
-      filter(q);
       const jeTag = new Map<string, Dez>();
-      for (const r of (await q) as Roh[]) {
-        const mj = lieferungEnergie({
-          menge: String(r.menge),
-          einheit: r.einheit === 'kg' ? 'kg' : 'L',
-          produktgruppe: String(r.produktgruppe),
-          biogehalt: r.biogehalt == null ? null : String(r.biogehalt),
-          lcv: r.lcv == null ? null : String(r.lcv),
-          lcvEinheit: isLcvEinheit(r.lcv_einheit) ? r.lcv_einheit : null,
-        });
-        const datum = String(r.datum);
-        jeTag.set(datum, plus(jeTag.get(datum) ?? dez('0'), dez(mj)));
+      // Every delivery of a slice is read and summed in one statement, which holds the embedded database for its
+      // duration: slices of about a week keep that short (measured in docs/decisions.md).
+      for (const woche of wochen(monat)) {
+        await energieJeTag(ctx, filter, woche, jeTag);
+        await ctx.pause(i, ctx.monate.length);
       }
       for (const [datum, mj] of jeTag) lieferungen.push({ datum, energieMJ: alsKurztext(mj), basiswert: basiswert.wert(datum) });
       for (const g of await postengruppen(ctx.scope, monat.von, monat.bis, filter)) {

@@ -17,7 +17,7 @@ import { extractPdfText } from '../../../testing/pdf-text.js';
 import { createUserWithRoles } from '../../../testing/users.js';
 import type { ReportContext, ReportDefinition, ReportParameter } from '../definition.js';
 import { nachweisKontoauszugReport, tagInDeutschland, tagesbeginn } from './nachweis-kontoauszug.js';
-import { quotenberichtReport } from './quotenbericht.js';
+import { quotenberichtReport, wochen } from './quotenbericht.js';
 import { thgBerichtReport } from './thg-bericht.js';
 
 let t: TestApp;
@@ -328,5 +328,12 @@ describe('Nachweis-Kontoauszug: a hand-computed statement', () => {
     expect(tagesbeginn('2026-01-15').toISOString()).toBe('2026-01-14T23:00:00.000Z');
     expect(tagesbeginn('2026-07-15').toISOString()).toBe('2026-07-14T22:00:00.000Z');
     expect(tagInDeutschland('2026-07-14T22:30:00Z')).toBe('2026-07-15');
+  });
+
+  it('the Quotenbericht reads a month in slices of at most eight days, clipped to the period', () => {
+    expect(wochen({ von: '2026-02-01', bis: '2026-02-28' })).toEqual([
+      { von: '2026-02-01', bis: '2026-02-08' }, { von: '2026-02-09', bis: '2026-02-16' }, { von: '2026-02-17', bis: '2026-02-24' }, { von: '2026-02-25', bis: '2026-02-28' },
+    ]);
+    expect(wochen({ von: '2026-03-10', bis: '2026-03-18' })).toEqual([{ von: '2026-03-10', bis: '2026-03-16' }, { von: '2026-03-17', bis: '2026-03-18' }]);
   });
 });

@@ -18,6 +18,9 @@ export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/bench';
 export const DEFAULT_PGLITE_DIR = './data/bench-pglite';
 export const DEFAULT_TENANT = 'BENCH';
 
+/** The right to generate reports (area reports). */
+const REPORT_ROLLE = 18;
+
 export type BenchDb = { kind: 'postgres'; url: string; note: string } | { kind: 'pglite'; dir: string; note: string };
 
 /** PostgreSQL at `url`, creating the database if the server has none of that name; null if the server cannot be reached. */
@@ -130,7 +133,8 @@ export async function prepare(db: BenchDb, opts: { tenant: string | null; rows: 
     // Read rights on the list under test and on the stock (the filling-station view), all locations: what a clerk
     // who looks things up has.
     await knex('rollen').where({ mandant: tenant, benutzer_id: userId }).delete();
-    await knex('rollen').insert([...new Set([...LIST.rollen, ...TANKSTELLE.rollen])].map((typ) => ({ mandant: tenant, benutzer_id: userId, typ, standort_nr: null })));
+    // And the report right (18), for the large report of `--reports`.
+    await knex('rollen').insert([...new Set([...LIST.rollen, ...TANKSTELLE.rollen, REPORT_ROLLE])].map((typ) => ({ mandant: tenant, benutzer_id: userId, typ, standort_nr: null })));
     // The tenant publishes its THG display, so the public display's JSON can be measured.
     await knex('mandanten').where({ mandant: tenant }).update({ thg_anzeige_token: benchThgToken(tenant), thg_anzeige_seit: new Date() });
     // Sessions of earlier runs are of no use.

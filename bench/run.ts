@@ -34,6 +34,7 @@ const { values: args } = parseArgs({
     lighthouse: { type: 'boolean', default: false },
     'no-lighthouse': { type: 'boolean', default: false },
     exports: { type: 'boolean', default: false },
+    reports: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -49,6 +50,7 @@ if (args.help) {
   --lighthouse       only the Lighthouse part
   --no-lighthouse    everything but Lighthouse
   --exports          only the exports of every row (CSV and XLSX, three each, each format on a fresh server)
+  --reports          only the large report: latency of simple requests with and without a year's Mengenbilanz running
 environment: BENCH_DATABASE_URL (default ${DEFAULT_PG_URL}), BENCH_PGLITE_DIR (default ${DEFAULT_PGLITE_DIR}), CHROME_PATH`);
   process.exit(0);
 }
@@ -151,13 +153,13 @@ interface Measured {
   roundTrips?: { avg: number; max: number };
 }
 
-async function load(base: string, s: Scenario, seconds: number): Promise<autocannon.Result> {
+async function load(base: string, s: Scenario, seconds: number, connections = CONNECTIONS): Promise<autocannon.Result> {
   return autocannon({
     url: `${base}${s.path}`,
     method: s.method ?? 'GET',
     headers: { 'x-bench-label': s.name, ...s.headers },
     body: s.body,
-    connections: CONNECTIONS,
+    connections,
     duration: seconds,
     timeout: 10,
   });
@@ -353,14 +355,14 @@ async function main() {
   const start = npmStartCommand();
   if (bench.loaded) log(`loaded ${ROWS} inbound and ${ROWS} outbound deliveries in ${(bench.loadMs / 1000).toFixed(1)} s`);
   const plan = await explainList(db, bench.tenant);
-  if (!args.exports) console.log(
+  if (!args.exports && !args.reports) console.log(
     `list page statement (EXPLAIN ANALYZE, ${plan.query}): counted ${plan.counted.executionMs} ms + ${plan.counted.planningMs} ms planning, ` +
       `count remembered ${plan.remembered.executionMs} ms + ${plan.remembered.planningMs} ms planning; sequential scans: ` +
       (plan.seqScans.map((x) => `${x.table} (${x.rowsRead} of ${x.tableRows} rows read)`).join(', ') || 'none'),
   );
   const secret = randomBytes(32).toString('hex');
-  const runLh = !args.exports && (args.lighthouse || !args['no-lighthouse']);
-  const runLoad = !args.lighthouse && !args.exports;
+  const runLh = !args.exports && !args.reports && (args.lighthouse || !args['no-lighthouse']);
+  const runLoad = !args.lighthouse && !args.exports && !args.reports;
 
   let lighthouse: LighthouseResult[] | null = null;
   try {
@@ -428,6 +430,13 @@ async function main() {
           settings: { connections: CONNECTIONS, durationS: DURATION, warmupS: WARMUP, rows: ROWS, tenant: bench.tenant, listQuery: LIST.benchQuery, listPage: LIST.page },
           scenarios: results, csv: csvSummary, xlsx: xlsxSummary, listPlan: plan, targets,
         } };
+      });
+    } else if (args.reports) {
+      const summary = await reportsOnFreshServer(start, db, secret, bench);
+      writeResults((r) => {
+        const runs = (r.runs ?? {}) as Record<string, Record<string, unknown>>;
+        runs[db.kind] = { ...runs[db.kind], reports: { date: new Date().toISOString(), provisional: true, database: db.note, machine: m, rows: ROWS, ...summary } };
+        r.runs = runs;
       });
     } else if (args.exports) {
       // Only the exports: each format three times on a fresh server; the rest of the run's results are kept.
@@ -506,6 +515,86 @@ async function exportsOnFreshServer(start: ReturnType<typeof npmStartCommand>, d
     const base = `http://127.0.0.1:${app.port}`;
     const auth = await signInBench(base, bench);
     return await measureExports(base, app.child.pid!, auth.cookie, format);
+  } finally {
+    await app.stop();
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ reports
+
+/** Connections of the other users while the report runs: a handful of people clicking, not a load test. */
+const REPORT_USERS = 4;
+
+interface LatencyMeasure {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: number;
+}
+
+const latencyOf = (r: autocannon.Result): LatencyMeasure => ({
+  requestsPerSecond: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, errors: r.errors + r.timeouts + r.non2xx,
+});
+
+/**
+ * The large report (a year's Mengenbilanz of every location and product over all the tenant's deliveries, as
+ * JSON) run again and again by one user while REPORT_USERS others make simple requests, against the same
+ * simple requests with nothing else running: the report must leave the server answering (it sums a month at a
+ * time and yields between months, src/features/reports). Ratios are with ÷ without.
+ */
+async function reportsOnFreshServer(start: ReturnType<typeof npmStartCommand>, db: BenchDb, secret: string, bench: Prepared) {
+  const app = await startApp(start, db, secret, false);
+  try {
+    const base = `http://127.0.0.1:${app.port}`;
+    const auth = await signInBench(base, bench);
+    const api = { authorization: auth.token, 'x-mandant': bench.tenant };
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const reportPath = `/api/reports/mengenbilanz?startDate=${day(-364)}&endDate=${day(0)}`;
+    const runReport = async () => {
+      const t0 = performance.now();
+      const res = await rawRequest(`${base}${reportPath}`, { headers: api });
+      if (res.status !== 200) throw new Error(`report answered ${res.status}: ${res.body.toString().slice(0, 300)}`);
+      return { ms: Math.round(performance.now() - t0), rows: (JSON.parse(res.body.toString()) as { total: number }).total };
+    };
+    log('the report alone (twice, the second counts)');
+    await runReport();
+    const alone = await runReport();
+    const simple: Scenario[] = [
+      { name: 'healthz (chain + select 1)', on: 'app', path: '/healthz', expect: 200 },
+      { name: 'list JSON', on: 'app', path: `${LIST.api}?${LIST.benchQuery}`, headers: api, expect: 200 },
+    ];
+    const results = [];
+    for (const s of simple) {
+      log(`${s.name}: ${REPORT_USERS} connections, ${DURATION} s without the report`);
+      if (WARMUP > 0) await load(base, s, WARMUP, REPORT_USERS);
+      const without = latencyOf(await load(base, s, DURATION, REPORT_USERS));
+      log(`${s.name}: ${REPORT_USERS} connections, ${DURATION} s with the report running again and again`);
+      let running = true;
+      const reports: number[] = [];
+      const loop = (async () => {
+        while (running) reports.push((await runReport()).ms);
+      })();
+      const during = latencyOf(await load(base, s, DURATION, REPORT_USERS));
+      running = false;
+      await loop;
+      const ratio = (a: number, b: number) => Number((a / Math.max(b, 1)).toFixed(2));
+      results.push({
+        name: s.name, without, with: during, reportsRun: reports.length, reportMsMedian: [...reports].sort((a, b) => a - b)[Math.floor(reports.length / 2)],
+        ratioP50: ratio(during.p50, without.p50), ratioP99: ratio(during.p99, without.p99), ratioThroughput: ratio(during.requestsPerSecond, without.requestsPerSecond),
+      });
+    }
+    console.log(`\nLarge report: ${reportPath} (${alone.rows} rows) takes ${alone.ms} ms alone. Simple requests of ${REPORT_USERS} other users:`);
+    console.log(
+      table(
+        ['request', 'req/s without', 'with', 'p50 ms without', 'with', 'p99 ms without', 'with', 'max ms with', 'p99 ratio', 'reports run (median ms)'],
+        results.map((r) => [
+          r.name, String(r.without.requestsPerSecond), String(r.with.requestsPerSecond), String(r.without.p50), String(r.with.p50),
+          String(r.without.p99), String(r.with.p99), String(r.with.max), r.ratioP99.toFixed(2), `${r.reportsRun} (${r.reportMsMedian})`,
+        ]),
+      ),
+    );
+    return { report: reportPath, reportAlone: alone, users: REPORT_USERS, durationS: DURATION, results };
   } finally {
     await app.stop();
   }

@@ -8,6 +8,7 @@ import './styles/verfolgung.css';
 import './styles/bilanzen.css';
 import './styles/thg-anzeige.css';
 import './styles/tankstelle.css';
+import './styles/reports.css';
 import { enhanceToasts } from './lib/toasts';
 import { enhancePreferences } from './lib/preferences';
 import { openAutoDialogs } from './lib/dialogs';

@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
 import { requireApiPermission } from '../../http/api.js';
 import { HttpError } from '../../http/errors.js';
+import { formatter } from '../../http/format.js';
 import { tenantScope } from '../../http/tenant.js';
 import { MAX_PAGE_SIZE } from '../../records/list/page-size.js';
 import { heuteInDeutschland } from '../zuordnung/service.js';
@@ -63,7 +64,7 @@ export function reportsApi(knex: Knex, clock: Clock): Router {
       res.json({
         data: ergebnis.rows.slice(start, start + pageSize),
         summen: ergebnis.sums,
-        erlaeuterungen: erlaeuterungen(ergebnis, t),
+        erlaeuterungen: erlaeuterungen(ergebnis, t, formatter(res.locals.currentUser!.settings, lang)),
         parameter: anfrage.params,
         total: ergebnis.rows.length,
         page: anfrage.page,

@@ -26,7 +26,7 @@ export async function sendeDatei<R>(
   const ctx = {
     t: req.t, fmt, lang, settings, title, now,
     description: `${t('reports:titelseite.zeitraum')}: ${zeitraumInWorten(params, fmt)}`,
-    notes: erlaeuterungen(ergebnis, t),
+    notes: erlaeuterungen(ergebnis, t, fmt),
     titelseite: format === 'pdf' ? { zeilen: await titelseite(scope, def as ReportDefinition, params, t, fmt, user, now) } : undefined,
   };
   const { contentType, extension } = exportFile(format);

@@ -107,7 +107,8 @@ export function reportsRoutes(knex: Knex, clock: Clock): Router {
         ergebnis = null;
         params = null;
         fehler = known.errors;
-        meldung = t(known.messageKey, known.params);
+        // Missing required fields: the spec's message listing them; other refusals: a heading over the list.
+        meldung = known.status === 400 && !fehler.some((f) => f.message === 'reports:fehler.pflichtfeld') ? t('reports:fehler.ungueltig') : t(known.messageKey, known.params);
         res.status(known.status);
       }
     }
@@ -135,7 +136,7 @@ export function reportsRoutes(knex: Knex, clock: Clock): Router {
         page, pageSize, total,
         href: (p: number) => generatorHref(lang, { ...basis, page: p }),
         summen: (def.summen ?? []).map((s) => ({ label: t(s.label), value: ergebnis!.sums[s.key] == null ? '—' : fmt.number(ergebnis!.sums[s.key]!, s.digits ?? 0) })),
-        erlaeuterungen: erlaeuterungen(ergebnis, t),
+        erlaeuterungen: erlaeuterungen(ergebnis, t, fmt),
         zeitraum: zeitraumInWorten(params, fmt),
         parameter: await parameterInWorten(scope, def, params, t, fmt),
         downloads: def.formate.filter((f) => f !== 'json').map((f) => ({ label: t(`reports:formate.${f}`), href: generatorHref(lang, { ...basis, format: f }) })),

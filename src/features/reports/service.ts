@@ -89,9 +89,14 @@ export async function ausfuehren<R>(scope: TenantScope, def: ReportDefinition<R>
   return def.run(reportContext(scope, params, lauf));
 }
 
-/** The report's explanation lines, translated. */
-export function erlaeuterungen(ergebnis: ReportErgebnis<unknown>, t: T): string[] {
-  return (ergebnis.erlaeuterungen ?? []).map((e) => t(e.key, e.params));
+const ISO_TAG = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The report's explanation lines, translated; days among their values in the user's date format. */
+export function erlaeuterungen(ergebnis: ReportErgebnis<unknown>, t: T, fmt?: Formatter): string[] {
+  return (ergebnis.erlaeuterungen ?? []).map((e) => {
+    const params = Object.fromEntries(Object.entries(e.params ?? {}).map(([k, v]) => [k, fmt && typeof v === 'string' && ISO_TAG.test(v) ? fmt.date(v) : v]));
+    return t(e.key, params);
+  });
 }
 
 /** The parameters in words ("Partner: 20001 Nordöl GmbH"), for the title page and the page's heading. */

@@ -2,9 +2,9 @@
 // catalogue page and GET /api/reports list them. Each report lives in berichte/<id>.ts.
 import type { ReportDefinition } from './definition.js';
 import { mengenbilanzReport } from './berichte/mengenbilanz.js';
-// R2: import { nachweisKontoauszugReport } from './berichte/nachweis-kontoauszug.js';
-// R2: import { thgBerichtReport } from './berichte/thg-bericht.js';
-// R2: import { quotenberichtReport } from './berichte/quotenbericht.js';
+import { nachweisKontoauszugReport } from './berichte/nachweis-kontoauszug.js';
+import { thgBerichtReport } from './berichte/thg-bericht.js';
+import { quotenberichtReport } from './berichte/quotenbericht.js';
 import { lieferungenJePartnerReport } from './berichte/lieferungen-je-partner.js';
 
 /** A report of any row type as a catalogue entry (the framework only hands its rows to its own columns). */
@@ -12,9 +12,9 @@ const eintrag = <R>(def: ReportDefinition<R>) => def as unknown as ReportDefinit
 
 export const REPORTS: ReportDefinition[] = [
   eintrag(mengenbilanzReport),
-  // R2: eintrag(nachweisKontoauszugReport),
-  // R2: eintrag(thgBerichtReport),
-  // R2: eintrag(quotenberichtReport),
+  eintrag(nachweisKontoauszugReport),
+  eintrag(thgBerichtReport),
+  eintrag(quotenberichtReport),
   eintrag(lieferungenJePartnerReport),
 ];
 

@@ -54,7 +54,9 @@ export async function setzeToken(trx: Knex.Transaction, mandant: string, token: 
  *     E the proof's own (copied from its certificate when it was made);
  * (b) the lines of open Bilanzen that have not become a POC yet (a closed position's lines have one and are
  *     counted in (a)); the quantity in the Bilanz's unit, E the line's own.
- * One statement however many deliveries there are.
+ * One statement however many deliveries there are. `filter` narrows both kinds by the outbound delivery (alias `a`):
+ * the reports (src/features/reports/berichte/thg-bericht.ts, quotenbericht.ts) count the same posts for a location,
+ * partner or product, so their figures agree with the display's.
  */
 export interface Postengruppe {
   datum: string;
@@ -67,12 +69,15 @@ export interface Postengruppe {
   produktgruppe: string;
 }
 
-export async function postengruppen(scope: TenantScope, von: string, bis: string): Promise<Postengruppe[]> {
-  return alsPostengruppen((await scope.scoped(postengruppenQuery(scope, von, bis))) as Record<string, unknown>[]);
+export async function postengruppen(scope: TenantScope, von: string, bis: string, filter?: (qb: Knex.QueryBuilder) => void): Promise<Postengruppe[]> {
+  return alsPostengruppen((await scope.scoped(postengruppenQuery(scope, von, bis, filter))) as Record<string, unknown>[]);
 }
 
-/** The statement of postengruppen(), for a caller that reads it inside a larger one (the dashboard: json_agg of its rows). */
-export function postengruppenQuery(scope: TenantScope, von: string, bis: string): Knex.QueryBuilder {
+/**
+ * The statement of postengruppen(), for a caller that reads it inside a larger one (the dashboard: json_agg of its
+ * rows). `filter` narrows the deliveries of both kinds of posts (the reports: a location, a product, a partner).
+ */
+export function postengruppenQuery(scope: TenantScope, von: string, bis: string, filter?: (qb: Knex.QueryBuilder) => void): Knex.QueryBuilder {
   const { knex } = scope;
   const spalten = (e: string, menge: string, einheit: string) =>
     [knex.raw('a.datum'), knex.raw(`${e} as e`), knex.raw(`${einheit} as menge_einheit`), knex.raw('n.lcv'), knex.raw('n.einheit as lcv_einheit'), knex.raw('n.produktgruppe'), knex.raw(`${menge} as menge`)];
@@ -83,6 +88,7 @@ export function postengruppenQuery(scope: TenantScope, von: string, bis: string)
   )
     .whereNotNull('nb.ablieferung_nr').where('nb.storniert', false).where('a.storniert', false).whereBetween('a.datum', [von, bis])
     .select(spalten('coalesce(nb.thg_emission, n.thg)', 'nb.volumen', 'nb.einheit'));
+  filter?.(zugeordnet);
 
   const offen = scope.leftJoin(
     scope.leftJoin(
@@ -93,6 +99,7 @@ export function postengruppenQuery(scope: TenantScope, von: string, bis: string)
   )
     .where('b.status', 'offen').whereNull('z.nachweisbescheinigung_nr').where('a.storniert', false).whereBetween('a.datum', [von, bis])
     .select(spalten('coalesce(z.thg, n.thg)', 'z.menge', 'b.einheit'));
+  filter?.(offen);
 
   return knex.from(knex.raw('(? union all ?) as p', [zugeordnet, offen]))
     .select('p.datum', 'p.e', 'p.menge_einheit', 'p.lcv', 'p.lcv_einheit', 'p.produktgruppe')

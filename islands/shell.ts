@@ -16,6 +16,7 @@ import { enhancePreferences } from './lib/preferences';
 import { openAutoDialogs } from './lib/dialogs';
 import { enhancePasswordForm } from './lib/password-rules';
 import { startSessionWatch } from './lib/session';
+import { enhanceReportParameter } from './lib/report-parameter';
 
 function run(name: string, fn: () => void) {
   try {
@@ -30,3 +31,4 @@ run('toasts', enhanceToasts);
 run('dialogs', openAutoDialogs);
 run('password rules', enhancePasswordForm);
 run('session', startSessionWatch);
+run('report parameters', enhanceReportParameter);

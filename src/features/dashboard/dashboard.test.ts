@@ -46,6 +46,20 @@ async function checkFiguresAgainstLists(login: string, password: string) {
 }
 
 describe('Dashboard', () => {
+  it('names the next expiry day of certificates with a rest, its count the total of the list it links to', async () => {
+    const agent = await signIn(t.app, 'ADMIN', 'Admin12345', 'DEMO');
+    const page = await agent.get('/de/benutzer/dashboard');
+    const m = /<a href="(\/de\/bewegungsdaten\/nachweise\?laeuftAbVon=(\d{4}-\d{2}-\d{2})&amp;laeuftAbBis=(\d{4}-\d{2}-\d{2}))">Nächster Ablauf: (\d{2}\.\d{2}\.\d{4}), (\d+) Nachweise? mit Rest<\/a>/.exec(page.text);
+    expect(m, 'next expiry line').not.toBeNull();
+    const [, href, von, bis, datum, anzahl] = m!;
+    expect(von).toBe(bis);
+    expect(von >= heuteInDeutschland()).toBe(true);
+    expect(datum).toBe(`${von.slice(8, 10)}.${von.slice(5, 7)}.${von.slice(0, 4)}`);
+    const res = await request(t.app).get(apiOf(href.replace(/&amp;/g, '&'))).set(await apiAs('ADMIN', 'Admin12345'));
+    expect(res.body.total).toBe(Number(anzahl));
+    expect(Number(anzahl)).toBeGreaterThan(0);
+  });
+
   it('shows for an administrator every tile, each figure the total of the list it links to', async () => {
     // A dated expiry rule that lets last year's certificates expire in ten days, so the expiring tile counts some
     // (under the default 15 April none of the demo's would expire within 30 days of most days).

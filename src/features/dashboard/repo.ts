@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import type { TenantScope } from '../../db/scope.js';
 import type { GesetzeswertZeile } from '../../domain/gesetzeswerte.js';
-import { laeuftAb } from '../nachweise/nachweis.js';
+import { ablaufSql, laeuftAb } from '../nachweise/nachweis.js';
 import { postengruppenQuery } from '../thg-anzeige/repo.js';
 
 export interface Zeitraum {
@@ -38,6 +38,8 @@ export interface Rohzahlen {
   ablieferungen?: LieferungZahlen;
   bestaende?: { standortNr: string; name: string | null; volumen: string }[];
   nachweise?: number;
+  /** The next day on which certificates with a rest expire (today or later), and how many then; null if none. */
+  naechsterAblauf?: { datum: string; anzahl: number } | null;
   bilanzen?: number;
   thg?: { posten: Record<string, unknown>[]; werte: GesetzeswertZeile[] };
   importe?: { at: string; entity: string; benutzer: string | null; after: Record<string, unknown> | null }[];
@@ -98,6 +100,10 @@ function nachrichten(scope: TenantScope, benutzerId: number, z: Zeitraum): Knex.
     filter (where u.rang <= 3)), '[]'::json)) from (select x.*, row_number() over (order by x.gueltig_von desc, x.id desc) as rang from (?) as x) as u)`, [ungelesen]);
 }
 
+function naechsterAblauf(v: { datum: string | null; anzahl: number } | null): { datum: string; anzahl: number } | null {
+  return v?.datum ? { datum: v.datum, anzahl: Number(v.anzahl) } : null;
+}
+
 /** Every figure the user may see, in one statement. */
 export async function rohzahlen(a: Abfrage, z: Zeitraum): Promise<Rohzahlen> {
   const scope = a.nachrichten.scope;
@@ -108,6 +114,11 @@ export async function rohzahlen(a: Abfrage, z: Zeitraum): Promise<Rohzahlen> {
   if (a.bestaende) spalten.push(bestaende(a.bestaende, z).wrap('', ' as bestaende'));
   if (a.nachweise) {
     spalten.push(laeuftAb(a.nachweise.atStandorte(a.nachweise.table('nachweise', 'n'), 'n.standort_nr'), { von: z.heute, bis: z.in30Tagen }).count('*').as('nachweise'));
+    // Expiry falls on one day a year (15 April by default), so the 30 days are often empty: the tile also names
+    // the next expiry day and its count, so the user sees what is coming before it is near.
+    const kuenftig = laeuftAb(a.nachweise.atStandorte(a.nachweise.table('nachweise', 'n'), 'n.standort_nr'), { von: z.heute })
+      .select(knex.raw(`${ablaufSql('n')} as ablauf`));
+    spalten.push(knex.raw(`(select json_build_object('datum', to_char(k.ablauf, 'YYYY-MM-DD'), 'anzahl', count(*)) from (?) as k group by k.ablauf order by k.ablauf limit 1) as naechster_ablauf`, [kuenftig]));
   }
   if (a.bilanzen) spalten.push(a.bilanzen.atStandorte(a.bilanzen.table('bilanzen', 'b'), 'b.standort_nr').where('b.status', 'offen').count('*').as('bilanzen'));
   if (a.thg) spalten.push(thg(a.thg, z).wrap('', ' as thg'));
@@ -118,7 +129,7 @@ export async function rohzahlen(a: Abfrage, z: Zeitraum): Promise<Rohzahlen> {
     ...(a.einlieferungen ? { einlieferungen: json(row.einlieferungen) } : {}),
     ...(a.ablieferungen ? { ablieferungen: json(row.ablieferungen) } : {}),
     ...(a.bestaende ? { bestaende: json(row.bestaende) } : {}),
-    ...(a.nachweise ? { nachweise: Number(row.nachweise) } : {}),
+    ...(a.nachweise ? { nachweise: Number(row.nachweise), naechsterAblauf: naechsterAblauf(json(row.naechster_ablauf)) } : {}),
     ...(a.bilanzen ? { bilanzen: Number(row.bilanzen) } : {}),
     ...(a.thg ? { thg: json(row.thg) } : {}),
     ...(a.importe?.entities.length ? { importe: json(row.importe) } : {}),

@@ -69,7 +69,7 @@ export interface Dashboard {
   einlieferungen?: Lieferkachel;
   ablieferungen?: Lieferkachel;
   bestaende?: Bestandbalken[];
-  nachweise?: Kennzahl;
+  nachweise?: Kennzahl & { naechster: { datum: string; anzahl: number; href: string; api: string } | null };
   bilanzen?: Kennzahl;
   thg?: { jahr: string; href: string };
   importe?: Import[];
@@ -142,7 +142,14 @@ export async function dashboard(knex: Knex, wer: Wer, heute: string, lang: strin
   }
   if (roh.nachweise !== undefined) {
     const filter = { laeuftAbVon: z.heute, laeuftAbBis: z.in30Tagen };
-    d.nachweise = { label: 'dashboard:nachweise.label', wert: roh.nachweise, href: listeHref(lang, 'bewegungsdaten/nachweise', filter), api: `/api/nachweise?${new URLSearchParams(filter)}` };
+    const n = roh.naechsterAblauf;
+    const naechsterFilter = n ? { laeuftAbVon: n.datum, laeuftAbBis: n.datum } : null;
+    d.nachweise = {
+      label: 'dashboard:nachweise.label', wert: roh.nachweise, href: listeHref(lang, 'bewegungsdaten/nachweise', filter), api: `/api/nachweise?${new URLSearchParams(filter)}`,
+      naechster: n && naechsterFilter
+        ? { ...n, href: listeHref(lang, 'bewegungsdaten/nachweise', naechsterFilter), api: `/api/nachweise?${new URLSearchParams(naechsterFilter)}` }
+        : null,
+    };
   }
   if (roh.bilanzen !== undefined) {
     const filter = { status: 'offen' };

@@ -150,6 +150,10 @@ export function reportsRoutes(knex: Knex, clock: Clock): Router {
       werte,
       bericht: { ...katalogEintrag(def, t), pflicht: def.pflicht, parameter: def.parameter },
       berichte: REPORTS.map((d) => ({ value: d.id, label: t(`reports:katalog.${d.id}.name`) })),
+      // Which parameters each report takes: the page script (islands/lib/report-parameter.ts) hides the fields the
+      // chosen report does not take; without it every field shows and the report ignores what it does not take.
+      // Ids and parameter names only ([a-z-] and JSON's punctuation): safe in a single-quoted attribute.
+      parameterJeBericht: JSON.stringify(Object.fromEntries(REPORTS.map((d) => [d.id, d.parameter]))),
       felder: {
         startDate: { label: t(PARAMETER_LABEL.startDate) },
         endDate: { label: t(PARAMETER_LABEL.endDate) },

@@ -49,7 +49,8 @@ export const mengenbilanzReport: ReportDefinition<MengenbilanzZeile> = {
     { key: 'zugang', label: `${S}.zugang`, ...liter },
     { key: 'abgaengeAnzahl', label: `${S}.abgaengeAnzahl`, kind: 'number', csvOnly: true },
     { key: 'abgang', label: `${S}.abgang`, ...liter },
-    { key: 'stornierteAnzahl', label: `${S}.stornierteAnzahl`, kind: 'number' },
+    // On screen and in the PDF the cancelled count is a sum and an explanation line, so the quantities fit beside each other.
+    { key: 'stornierteAnzahl', label: `${S}.stornierteAnzahl`, kind: 'number', csvOnly: true },
     { key: 'endbestandBerechnet', label: `${S}.endbestandBerechnet`, ...liter },
     { key: 'endDatum', label: `${S}.endDatum`, kind: 'date', csvOnly: true },
     { key: 'endbestandErfasst', label: `${S}.endbestandErfasst`, ...liter },

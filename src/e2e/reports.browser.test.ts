@@ -54,3 +54,25 @@ it('from the catalogue to a result and its download, without JavaScript', async 
   await page.goto('/de/reports/auswertungen?erzeugen=1&bericht=mengenbilanz');
   await expect(page.getByRole('alert').textContent()).resolves.toContain('Bitte füllen Sie die Pflichtfelder aus: Startdatum, Enddatum');
 });
+
+it('with JavaScript, the form offers only the parameters the chosen report takes, and sends only those', async () => {
+  const page = await h.newPage();
+  await h.signIn(page, 'USER', 'User12345', 'DEMO');
+  await page.goto('/de/reports/auswertungen');
+  await page.locator('#f-bericht').selectOption('quotenbericht');
+  // The Quotenbericht takes the period and a location, no partner or product.
+  await expect(page.locator('#f-partner').isVisible()).resolves.toBe(false);
+  await expect(page.locator('#f-produkt').isVisible()).resolves.toBe(false);
+  await expect(page.locator('#f-standort').isVisible()).resolves.toBe(true);
+  await page.locator('#f-bericht').selectOption('mengenbilanz');
+  await expect(page.locator('#f-partner').isVisible()).resolves.toBe(true);
+  await page.locator('#f-bericht').selectOption('nachweis-kontoauszug');
+  await page.locator('#f-startDate').fill(vor60);
+  await page.locator('#f-endDate').fill(heute);
+  await page.getByRole('button', { name: 'Bericht erzeugen' }).click();
+  await page.waitForURL(/erzeugen=1/);
+  const url = new URL(page.url());
+  expect(url.searchParams.get('bericht')).toBe('nachweis-kontoauszug');
+  expect(url.searchParams.has('partner')).toBe(false);
+  expect(url.searchParams.has('standort')).toBe(true);
+});

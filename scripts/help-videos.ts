@@ -330,6 +330,63 @@ FLOWS.bilanz = {
   },
 };
 
+FLOWS.bericht = {
+  before: async ({ page, base }) => signIn(page, base, 'ADMIN', 'Admin12345'),
+  run: async ({ page, base, rec, pause }) => {
+    rec.mark('catalogue');
+    await page.goto(`${base}/de/reports/liste`);
+    await pause();
+    rec.mark('generator');
+    await click(page.getByRole('link', { name: /Mengenbilanz/ }).first());
+    await pause();
+    rec.mark('parameters');
+    const heute = new Date().toISOString().slice(0, 10);
+    await page.locator('select[name=bericht]').selectOption('mengenbilanz');
+    await page.getByLabel('Startdatum').fill(`${heute.slice(0, 4)}-01-01`);
+    await page.getByLabel('Enddatum').fill(heute);
+    await page.locator('select[name=standort]').selectOption('1001');
+    await show(page.locator('select[name=standort]'));
+    await pause();
+    await click(page.getByRole('button', { name: 'Bericht erzeugen' }));
+    rec.mark('result');
+    await show(page.locator('#report-titel'));
+    await page.mouse.wheel(0, 300);
+    await pause();
+    rec.mark('totals');
+    await show(page.locator('.list-totals'));
+    await pause();
+    await show(page.getByRole('heading', { name: 'Erläuterungen' }));
+    await pause();
+    rec.mark('downloads');
+    await show(page.locator('.list-export'));
+    await pause();
+  },
+};
+
+FLOWS.dashboard = {
+  before: async ({ page, base }) => signIn(page, base, 'USER', 'User12345'),
+  run: async ({ page, base, rec, pause }) => {
+    rec.mark('figures');
+    await page.goto(`${base}/de/benutzer/dashboard`);
+    await pause();
+    rec.mark('stock');
+    await show(page.getByRole('heading', { name: 'Aktueller Bestand je Standort' }));
+    await page.mouse.wheel(0, 250);
+    await pause();
+    rec.mark('bell');
+    await page.mouse.wheel(0, -2000);
+    await show(page.locator('header a.nachrichten-chip'));
+    await pause();
+    await click(page.locator('header a.nachrichten-chip'));
+    rec.mark('messages');
+    await pause();
+    rec.mark('read');
+    await click(page.getByRole('button', { name: 'Als gelesen markieren' }).first());
+    await show(page.locator('header a.nachrichten-chip'));
+    await pause();
+  },
+};
+
 // The run --------------------------------------------------------------------------------------------------------
 
 async function startApp(): Promise<{ base: string; close: () => Promise<void> }> {
@@ -377,7 +434,10 @@ async function main() {
   const app = await startApp();
   let browser: Browser | null = null;
   try {
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--lang=de-DE'] });
+    // Date inputs take their format from the browser's UI language, which Chromium on Linux reads from LANGUAGE
+    // (not from --lang or the context's locale); it needs the browser's German locale files (Debian: chromium-l10n),
+    // else it falls back to en-US and shows mm/dd/yyyy.
+    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--lang=de-DE'], env: { ...process.env, LANGUAGE: 'de' } });
     for (const flow of flows) {
       const script = FLOWS[flow.name];
       if (!script) throw new Error(`No script for the flow ${flow.name}`);

@@ -31,6 +31,8 @@ export const VIDEO_FLOWS: readonly VideoFlow[] = [
   { name: 'import', chapter: '05-import', poster: 'preview', steps: ['page', 'code', 'file', 'preview', 'commit'] },
   { name: 'nachweisverfolgung', chapter: '06-nachweise', poster: 'trace', steps: ['list', 'open', 'trace', 'legende'] },
   { name: 'bilanz', chapter: '07-bilanzen', poster: 'figures', steps: ['list', 'open', 'figures', 'lines'] },
+  { name: 'bericht', chapter: '08-reports', poster: 'result', steps: ['catalogue', 'generator', 'parameters', 'result', 'totals', 'downloads'] },
+  { name: 'dashboard', chapter: '08-reports', poster: 'figures', steps: ['figures', 'stock', 'bell', 'messages', 'read'] },
 ];
 
 const Manifest = z.object({

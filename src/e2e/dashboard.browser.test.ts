@@ -3,7 +3,7 @@
 // image with its name, its bars inside the SVG; without JavaScript a message is marked read and the header's
 // count follows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowserApp, type BrowserHarness } from '../testing/browser.js';
+import { checkPages, startBrowserApp, type BrowserHarness } from '../testing/browser.js';
 
 let h: BrowserHarness;
 beforeAll(async () => {
@@ -19,13 +19,7 @@ describe('the dashboard and Nachrichten in the browser', () => {
       it(`pass axe and fit ${width} px in the ${theme} theme (administrator: every tile and the form)`, async () => {
         const page = await h.newPage({ theme, viewport: { width, height: 900 } });
         await h.signIn(page, 'ADMIN', 'Admin12345', 'DEMO');
-        for (const pfad of SEITEN) {
-          const res = await page.goto(pfad);
-          expect(res?.status(), pfad).toBe(200);
-          await h.checkA11y(page);
-          const breit = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-          expect(breit, `${pfad} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
-        }
+        await checkPages(h, page, SEITEN);
         await page.goto('/de/benutzer/dashboard');
         const chart = page.getByRole('img', { name: 'Balkendiagramm: aktueller Bestand je Standort in Litern' });
         expect(await chart.count()).toBe(1);

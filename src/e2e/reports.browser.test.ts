@@ -3,7 +3,7 @@
 // result table scrolls inside its own region); the generator works without JavaScript, from the catalogue's
 // link to the download links.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowserApp, type BrowserHarness } from '../testing/browser.js';
+import { checkPages, startBrowserApp, type BrowserHarness } from '../testing/browser.js';
 
 let h: BrowserHarness;
 beforeAll(async () => {
@@ -25,13 +25,7 @@ describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
     it(`passes axe and fits ${width} px`, async () => {
       const page = await h.newPage({ theme, viewport: { width, height: 900 } });
       await h.signIn(page, 'USER', 'User12345', 'DEMO');
-      for (const [pfad, status] of SEITEN) {
-        const res = await page.goto(pfad);
-        expect(res?.status(), pfad).toBe(status);
-        await h.checkA11y(page);
-        const breit = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-        expect(breit, `${pfad} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
-      }
+      await checkPages(h, page, SEITEN);
     });
   }
 });

@@ -3,7 +3,7 @@
 // sideways; without JavaScript the gauge is as high as the fill level. (axe runs as a script, so the pages are
 // checked as a browser with JavaScript shows them.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowserApp, type BrowserHarness } from '../testing/browser.js';
+import { checkPages, startBrowserApp, type BrowserHarness } from '../testing/browser.js';
 
 let h: BrowserHarness;
 beforeAll(async () => {
@@ -25,13 +25,7 @@ describe('the Tankstelle in the browser', () => {
       it(`passes axe and fits ${width} px in the ${theme} theme`, async () => {
         const page = await h.newPage({ theme, viewport: { width, height: 900 } });
         await h.signIn(page, 'TADMIN', 'Tadmin12345');
-        for (const pfad of SEITEN) {
-          const res = await page.goto(pfad);
-          expect(res?.status(), pfad).toBe(200);
-          await h.checkA11y(page);
-          const breit = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-          expect(breit, `${pfad} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
-        }
+        await checkPages(h, page, SEITEN);
       }, 120_000);
     }
   }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Result as AxeResult } from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { Config } from '../config.js';
 import { BUILD_DIR } from '../http/assets.js';
 import { createTestApp, type TestApp } from './app.js';
@@ -45,6 +46,22 @@ export interface BrowserHarness {
    */
   checkA11y(page: Page, options?: { disableRules?: string[] }): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Opens each path and checks what every page owes a user: the expected status, no axe violation, and nothing
+ * that makes the page scroll sideways at the page's width.
+ */
+export async function checkPages(h: Pick<BrowserHarness, 'checkA11y'>, page: Page, paths: (string | [string, number])[]): Promise<void> {
+  const width = page.viewportSize()?.width;
+  for (const entry of paths) {
+    const [path, status] = typeof entry === 'string' ? [entry, 200] : entry;
+    const res = await page.goto(path);
+    expect(res?.status(), path).toBe(status);
+    await h.checkA11y(page);
+    const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(sideways, `${path} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
+  }
 }
 
 function listen(testApp: TestApp): Promise<Server> {

@@ -5,7 +5,7 @@ import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
 import type { i18n } from 'i18next';
 import { AccountService } from './auth/services.js';
-import { SsoVerifier } from './auth/sso.js';
+import { SsoClient } from './auth/sso.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { accountApi } from './features/account/api.js';
@@ -108,7 +108,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   const sessionStore = new KnexSessionStore(db.knex, clock, config.sessionIdleMs);
   const accounts = new AccountService(db.knex, sessionStore, clock, config.sessionSecret, config.sessionIdleMs);
   const passport = createPassport(db.knex, accounts);
-  const sso = config.sso ? new SsoVerifier(config.sso, clock) : null;
+  const sso = config.sso ? new SsoClient(config.sso, clock) : null;
 
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');

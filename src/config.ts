@@ -13,23 +13,33 @@ const EnvSchema = z.object({
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   SSO_ISSUER: z.string().url().optional(),
+  SSO_CLIENT_ID: z.string().min(1).optional(),
+  SSO_CLIENT_SECRET: z.string().min(1).optional(),
+  // Overrides of what discovery finds (kept from the first SSO version; see docs/decisions.md, "SSO").
   SSO_AUDIENCE: z.string().min(1).optional(),
   SSO_JWKS_URL: z.string().url().optional(),
   SSO_PUBLIC_KEY: z.string().min(1).optional(),
-  SSO_AUTHORIZE_URL: z.string().url().optional(),
-  SSO_CLIENT_ID: z.string().min(1).optional(),
   BENCH_COUNT_QUERIES: z.enum(['0', '1']).optional(),
 });
 
-/** The identity provider whose OIDC id_tokens sign users in; null when SSO is not set up. */
+/**
+ * The OpenID Connect provider users sign in with; null when SSO is not set up. Its endpoints and signing keys
+ * come from `{issuer}/.well-known/openid-configuration` (src/auth/sso.ts); a deployment sets the issuer and
+ * the client id, and the client secret for a confidential client.
+ */
 export interface SsoConfig {
   issuer: string;
+  /** The portal's client id at the provider: the browser flow needs it; it is the id_token's audience. */
+  clientId?: string;
+  /** Set: the code is redeemed with client_secret_basic; unset: a public client with PKCE alone. */
+  clientSecret?: string;
+  /** The id_token's expected audience: the client id unless overridden. */
   audience: string;
+  /** Overrides of the discovered JWKS: a URL, or one public key as PEM (tokens signed elsewhere, tests). */
   jwksUrl?: string;
   publicKeyPem?: string;
-  /** Where the SSO page sends the browser (implicit flow, form_post); without it only the API accepts tokens. */
-  authorizeUrl?: string;
-  clientId?: string;
+  /** After a JWKS fetch, how long an unknown key id fetches nothing more (default 30 s; tests shorten it). */
+  jwksCooldownMs?: number;
 }
 
 export type DbKind = 'pglite' | 'postgres';
@@ -82,12 +92,30 @@ export function loadDbConfig(env: NodeJS.ProcessEnv = process.env): Config['db']
   return dbOf(parse(EnvSchema.pick({ DATABASE_URL: true, PGLITE_DIR: true }), env));
 }
 
+/** Plain http is for a provider on this machine only (a test or a developer's Keycloak); elsewhere https. */
+export function isLoopbackUrl(url: URL): boolean {
+  return ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+}
+
+function ssoConfig(e: z.infer<typeof EnvSchema>): SsoConfig | null {
+  const anySet = Boolean(e.SSO_ISSUER || e.SSO_CLIENT_ID || e.SSO_CLIENT_SECRET || e.SSO_AUDIENCE || e.SSO_JWKS_URL || e.SSO_PUBLIC_KEY);
+  if (!anySet) return null;
+  const audience = e.SSO_AUDIENCE ?? e.SSO_CLIENT_ID;
+  if (!e.SSO_ISSUER || !audience) throw new Error('Invalid configuration: SSO needs SSO_ISSUER and SSO_CLIENT_ID');
+  if (e.SSO_CLIENT_SECRET && !e.SSO_CLIENT_ID) throw new Error('Invalid configuration: SSO_CLIENT_SECRET needs SSO_CLIENT_ID');
+  const issuer = new URL(e.SSO_ISSUER);
+  if (issuer.protocol !== 'https:' && !isLoopbackUrl(issuer)) {
+    throw new Error('Invalid configuration: SSO_ISSUER must be an https:// URL (plain http only for a provider on this machine)');
+  }
+  return {
+    issuer: e.SSO_ISSUER, clientId: e.SSO_CLIENT_ID, clientSecret: e.SSO_CLIENT_SECRET, audience,
+    jwksUrl: e.SSO_JWKS_URL, publicKeyPem: e.SSO_PUBLIC_KEY?.replace(/\\n/g, '\n'),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parse(EnvSchema, env);
-  const ssoConfigured = Boolean(e.SSO_ISSUER || e.SSO_AUDIENCE || e.SSO_JWKS_URL || e.SSO_PUBLIC_KEY);
-  if (ssoConfigured && !(e.SSO_ISSUER && e.SSO_AUDIENCE && (e.SSO_JWKS_URL || e.SSO_PUBLIC_KEY))) {
-    throw new Error('Invalid configuration: SSO needs SSO_ISSUER, SSO_AUDIENCE and SSO_JWKS_URL or SSO_PUBLIC_KEY');
-  }
+  const sso = ssoConfig(e);
   if (e.DATABASE_URL && !e.SESSION_SECRET) {
     throw new Error('Invalid configuration: SESSION_SECRET is required when DATABASE_URL is set');
   }
@@ -100,12 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMs: SESSION_IDLE_MS,
     countdownAfterMs: COUNTDOWN_AFTER_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    sso: ssoConfigured
-      ? {
-          issuer: e.SSO_ISSUER!, audience: e.SSO_AUDIENCE!, jwksUrl: e.SSO_JWKS_URL,
-          publicKeyPem: e.SSO_PUBLIC_KEY?.replace(/\\n/g, '\n'), authorizeUrl: e.SSO_AUTHORIZE_URL, clientId: e.SSO_CLIENT_ID,
-        }
-      : null,
+    sso,
     countQueries: e.BENCH_COUNT_QUERIES === '1',
   };
 }

@@ -14,7 +14,8 @@ declare module 'express-session' {
     /** A second-factor secret shown for enrolment, until confirmed with a first code. */
     pendingMfaSecret?: string;
     /** State and nonce of an SSO round trip to the identity provider. */
-    sso?: { state: string; nonce: string; redirect?: string };
+    /** Single sign-ons started in this browser and not yet back from the provider, by their state. */
+    sso?: Record<string, import('./auth/sso.js').SsoTransaction>;
   }
 }
 

@@ -20,10 +20,7 @@ function csrfFor(config: Config, secure: boolean) {
         : req.headers['x-csrf-token'] ?? (req.is('multipart/form-data') && typeof req.query._csrf === 'string' ? req.query._csrf : undefined),
     // A JSON API call that carries no cookie has no ambient authority a forged request could borrow
     // (Bearer tokens are never sent by the browser on its own), so it needs no CSRF token.
-    // The identity provider's form_post to /{lang}/sso is cross-site by design; the SSO state kept in the
-    // session protects it instead.
-    skipCsrfProtection: (req: Request) =>
-      (!req.headers.cookie && req.path.startsWith('/api/')) || /^\/(de|en)\/sso$/.test(req.path),
+    skipCsrfProtection: (req: Request) => !req.headers.cookie && req.path.startsWith('/api/'),
   });
 }
 

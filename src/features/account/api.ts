@@ -6,14 +6,14 @@ import { passwordProblems } from '../../auth/password-policy.js';
 import type { AccountService } from '../../auth/services.js';
 import { looksLikeJwt } from '../../auth/tokens.js';
 import { CODE_PATTERN } from '../../auth/mfa.js';
-import type { SsoVerifier } from '../../auth/sso.js';
+import { SsoError, type SsoClient } from '../../auth/sso.js';
 import { audit } from '../../db/audit.js';
 import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import { requireApiUser, requireTenant } from '../../http/api.js';
 import { HttpError } from '../../http/errors.js';
 import { parseOr400 } from '../../http/validate.js';
 import {
-  ChangePasswordBody, LoginBody, MfaVerifyBody, PasswordBody, PutSettingsBody, SettingsTyp, TokenBody,
+  ChangePasswordBody, LoginBody, MfaVerifyBody, PasswordBody, PutSettingsBody, SettingsTyp, SsoTokenBody, TokenBody,
 } from './schema.js';
 import { deleteSettings, normaliseSettings, readSettings, writeSettings } from './settings.js';
 
@@ -43,7 +43,7 @@ function mfaServerError(cause: unknown): never {
   throw Object.assign(new HttpError(status, status === 503 ? 'UNAVAILABLE' : 'INTERNAL', 'account:errors.serverError'), { cause });
 }
 
-export function accountApi(accounts: AccountService, sso: SsoVerifier | null): Router {
+export function accountApi(accounts: AccountService, sso: SsoClient | null): Router {
   const router = Router();
   const ip = (req: Request) => req.ip ?? 'unknown';
 
@@ -70,11 +70,16 @@ export function accountApi(accounts: AccountService, sso: SsoVerifier | null): R
   // SSO: the identity provider has authenticated the user (its own second factor included).
   router.post('/sso/login', async (req, res) => {
     if (!sso) throw new HttpError(404, 'SSO_NOT_CONFIGURED', 'auth:sso.notConfigured');
-    const body = parseOr400(TokenBody, req.body);
-    const claims = await sso.verify(body.token);
-    const userId = claims ? await sso.userIdFor(accounts.knex, claims) : null;
-    if (!userId) {
-      await audit(accounts.knex, { kind: 'auth.sso.failed', ip: ip(req) });
+    const body = parseOr400(SsoTokenBody, req.body);
+    let userId: number;
+    try {
+      const claims = await sso.verify(body.token);
+      userId = await sso.signIn(accounts.knex, body.token, claims);
+    } catch (err) {
+      if (!(err instanceof SsoError)) throw err;
+      await audit(accounts.knex, { kind: 'auth.sso.failed', benutzerId: err.benutzerId, ip: ip(req), after: { grund: err.problem, detail: err.detail } });
+      if (err.problem === 'unavailable') throw new HttpError(503, 'SSO_UNAVAILABLE', 'auth:sso.unavailable');
+      if (err.problem === 'tooLarge') throw new HttpError(413, 'SSO_TOKEN_TOO_LARGE', 'auth:sso.tooLarge');
       throw new HttpError(401, 'SSO_FAILED', 'auth:sso.failed');
     }
     await openSession(res, userId, req);

@@ -10,6 +10,8 @@ const jwt = z.string().min(10).max(4096);
 export const LoginBody = z.object({ login, password }).strict();
 export const MfaVerifyBody = z.object({ token: jwt, code: z.string().max(20) }).strict();
 export const TokenBody = z.object({ token: jwt }).strict();
+/** An id_token of the identity provider: up to 8 KB are read (the verifier refuses larger ones with 413). */
+export const SsoTokenBody = z.object({ token: z.string().min(10).max(64 * 1024) }).strict();
 export const PasswordBody = z.object({ password }).strict();
 export const ChangePasswordBody = z
   .object({

@@ -1,13 +1,12 @@
 // HTML sign-in: login form (credentials, then the code when the user has a second factor), tenant selection,
 // logout. The same AccountService serves the JSON account API.
-import { randomBytes } from 'node:crypto';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { PassportStatic } from 'passport';
 import type { CurrentUser } from '../../auth/current-user.js';
 import { loadCurrentUser } from '../../auth/current-user.js';
 import { CODE_PATTERN } from '../../auth/mfa.js';
 import type { AccountService } from '../../auth/services.js';
-import type { SsoVerifier } from '../../auth/sso.js';
+import { SsoError, TRANSACTION_TTL_MS, type SsoClient, type SsoProblem } from '../../auth/sso.js';
 import { MFA_PENDING_TTL_S } from '../../auth/tokens.js';
 import { audit } from '../../db/audit.js';
 import { isDatabaseUnavailable } from '../../db/unavailable.js';
@@ -26,7 +25,12 @@ function logIn(req: Request, user: CurrentUser): Promise<void> {
   return new Promise((resolve, reject) => req.login(user, (err) => (err ? reject(err) : resolve())));
 }
 
-export function authRoutes(accounts: AccountService, passport: PassportStatic, sso: SsoVerifier | null, log: (err: unknown) => void): Router {
+const SSO_STATUS: Record<SsoProblem, number> = { unavailable: 503, denied: 401, invalid: 400, tooLarge: 413, noUser: 401 };
+const SSO_TEXT: Record<SsoProblem, string> = {
+  unavailable: 'auth:sso.unavailable', denied: 'auth:sso.denied', invalid: 'auth:sso.failed', tooLarge: 'auth:sso.tooLarge', noUser: 'auth:sso.noUser',
+};
+
+export function authRoutes(accounts: AccountService, passport: PassportStatic, sso: SsoClient | null, log: (err: unknown) => void): Router {
   const router = Router({ mergeParams: true });
   const knex = accounts.knex;
 
@@ -36,6 +40,8 @@ export function authRoutes(accounts: AccountService, passport: PassportStatic, s
       layout: 'public',
       redirect: safeRedirectTarget(req.query.redirect ?? req.body?.redirect, res.locals.lang) ?? '',
       step: 'credentials',
+      // The SSO button only where the browser can sign in with it.
+      sso: Boolean(sso?.browserFlow),
       ...locals,
     });
 
@@ -173,42 +179,62 @@ export function authRoutes(accounts: AccountService, passport: PassportStatic, s
     });
   });
 
-  // SSO (implicit flow with form_post): the page sends the browser to the identity provider with a state and
-  // a nonce kept in the session; the provider posts the id_token back here.
-  router.get('/sso', async (req, res) => {
-    let startUrl: string | null = null;
-    if (sso?.config.authorizeUrl && sso.config.clientId) {
-      const state = randomBytes(16).toString('base64url');
-      const nonce = randomBytes(16).toString('base64url');
-      req.session.sso = { state, nonce, redirect: safeRedirectTarget(req.query.redirect, res.locals.lang) ?? undefined };
-      const url = new URL(sso.config.authorizeUrl);
-      url.search = new URLSearchParams({
-        client_id: sso.config.clientId, response_type: 'id_token', response_mode: 'form_post', scope: 'openid email',
-        redirect_uri: `${req.protocol}://${req.get('host')}/${res.locals.lang}/sso`, state, nonce,
-      }).toString();
-      startUrl = url.toString();
+  // SSO: the authorization code flow with PKCE (src/auth/sso.ts). /sso explains and offers the start;
+  // /sso/start sends the browser to the provider; the provider sends it back to /sso/callback with a code.
+  const ssoPage = (req: Request, res: Response, locals: { error?: string; status?: number; redirect?: string } = {}) => {
+    if (locals.status) res.status(locals.status);
+    return res.page('auth/sso', {
+      title: req.t('auth:sso.title'), layout: 'public', configured: Boolean(sso), browserFlow: Boolean(sso?.browserFlow),
+      redirect: locals.redirect ?? safeRedirectTarget(req.query.redirect, res.locals.lang) ?? '', error: locals.error,
+    });
+  };
+  /** The callback's absolute URL: the one the provider has registered for this language. */
+  const callbackUri = (req: Request, lang: string) => `${req.protocol}://${req.get('host')}/${lang}/sso/callback`;
+
+  /** A failed sign-in: audited with its reason (and the user, when the token named a known one), then the page. */
+  async function ssoFailed(req: Request, res: Response, err: unknown, redirect?: string) {
+    if (!(err instanceof SsoError)) throw err;
+    await audit(knex, { kind: 'auth.sso.failed', benutzerId: err.benutzerId, ip: req.ip, after: { grund: err.problem, detail: err.detail } });
+    await ssoPage(req, res, { status: SSO_STATUS[err.problem], error: req.t(SSO_TEXT[err.problem]), redirect });
+  }
+
+  router.get('/sso', (req, res) => ssoPage(req, res));
+
+  router.get('/sso/start', async (req, res, next) => {
+    if (!sso?.browserFlow) return ssoPage(req, res, { status: 404 });
+    const redirect = safeRedirectTarget(req.query.redirect, res.locals.lang) ?? undefined;
+    let started: Awaited<ReturnType<typeof sso.start>>;
+    try {
+      started = await sso.start(callbackUri(req, res.locals.lang), redirect);
+    } catch (err) {
+      return ssoFailed(req, res, err);
     }
-    await res.page('auth/sso', { title: req.t('auth:sso.title'), layout: 'public', configured: Boolean(sso), startUrl });
+    // Several tabs may start a sign-in; each is found again by its state. Old ones are dropped.
+    const now = accounts.clock.now();
+    const pending = Object.entries(req.session.sso ?? {}).filter(([, t]) => now - t.startedAt < TRANSACTION_TTL_MS).slice(-4);
+    req.session.sso = Object.fromEntries([...pending, [started.transaction.state, started.transaction]]);
+    req.session.save((err) => (err ? next(err) : res.redirect(started.url)));
   });
 
-  router.post('/sso', async (req, res) => {
-    const expected = req.session.sso;
-    delete req.session.sso;
-    const token = typeof req.body?.id_token === 'string' && req.body.id_token.length < 8192 ? req.body.id_token : '';
-    const fail = async (status: number) => {
-      res.status(status);
-      await res.page('auth/sso', { title: req.t('auth:sso.title'), layout: 'public', configured: Boolean(sso), startUrl: null, error: req.t('auth:sso.failed') });
-    };
-    if (!sso) return fail(404);
-    if (!expected || req.body?.state !== expected.state || !token) return fail(400);
-    const claims = await sso.verify(token, expected.nonce);
-    const userId = claims ? await sso.userIdFor(knex, claims) : null;
-    const user = userId ? await loadCurrentUser(knex, userId) : null;
-    if (!user) {
-      await audit(knex, { kind: 'auth.sso.failed', ip: req.ip });
-      return fail(401);
+  router.get('/sso/callback', async (req, res) => {
+    if (!sso?.browserFlow) return ssoPage(req, res, { status: 404 });
+    const state = typeof req.query.state === 'string' ? req.query.state : '';
+    const transaction = state ? req.session.sso?.[state] : undefined;
+    if (transaction) {
+      delete req.session.sso![state];
     }
-    await finishLogin(req, res, user, expected.redirect);
+    try {
+      if (!transaction || accounts.clock.now() - transaction.startedAt >= TRANSACTION_TTL_MS) {
+        throw new SsoError('invalid', state ? 'unknown or expired state' : 'callback without state');
+      }
+      if (typeof req.query.error !== 'string' && typeof req.query.code !== 'string') throw new SsoError('invalid', 'callback without code');
+      const { claims, idToken } = await sso.finish(new URL(req.originalUrl, transaction.redirectUri), transaction);
+      const user = await loadCurrentUser(knex, await sso.signIn(knex, idToken, claims));
+      if (!user) throw new SsoError('noUser', 'user not loadable');
+      await finishLogin(req, res, user, transaction.redirect);
+    } catch (err) {
+      await ssoFailed(req, res, err, transaction?.redirect);
+    }
   });
 
   router.post('/logout', (req, res, next) => {

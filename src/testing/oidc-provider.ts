@@ -38,7 +38,7 @@ async function signingKey(): Promise<JWK> {
   return { ...(await exportJWK(privateKey)), kid: `k${Math.random().toString(36).slice(2, 10)}`, alg: 'RS256', use: 'sig' };
 }
 
-export async function startTestProvider(): Promise<TestProvider> {
+export async function startTestProvider(port = 0): Promise<TestProvider> {
   let handler: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
   let isDown = false;
   const server: Server = createServer((req, res) => {
@@ -48,7 +48,7 @@ export async function startTestProvider(): Promise<TestProvider> {
     }
     handler(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
   const issuer = `http://localhost:${(server.address() as AddressInfo).port}`;
   const keys: JWK[] = [];
 
@@ -83,6 +83,7 @@ export async function startTestProvider(): Promise<TestProvider> {
           return grant;
         },
         pkce: { required: () => true },
+        ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 3600, AuthorizationCode: 60 },
         features: { devInteractions: { enabled: true } },
         renderError: async (ctx: KoaContextWithOIDC, out: object) => {
           ctx.type = 'json';

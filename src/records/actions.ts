@@ -49,6 +49,7 @@ export function stornoAction<T extends Rec & { storniert?: boolean | null }>(): 
       hint: r.storniert ? 'bewegungsdaten:stornoAufhebenHint' : 'bewegungsdaten:stornierenHint',
       variant: r.storniert ? 'secondary' : 'danger',
       fields: { storniert: r.storniert ? 'false' : 'true' },
+      ...(r.storniert ? {} : { confirm: 'bewegungsdaten:stornoConfirm' }),
     }),
     async run({ input, save }) {
       const record = await save({ storniert: input.storniert } as unknown as Partial<T>);

@@ -1,6 +1,7 @@
 // What a versioned record type declares: master data (Standorte, Produkte, Tauschpartner) and movement data
 // (Einlieferungen, Ablieferungen, Bestände). Its versioned store, input schema, list, form fields, actions and
 // what refers to it; routes.ts builds pages and API from this, so nothing is written twice.
+import type { KeyField } from './presenter.js';
 import type { Request, Response, Router } from 'express';
 import type { Knex } from 'knex';
 import type { z } from 'zod';
@@ -124,6 +125,11 @@ export interface EntityConfig<T extends Record<string, unknown>> {
   afterSave?(tx: TenantScope, record: T & Meta, before: (T & Meta) | null): Promise<void>;
   /** Why a record may no longer be changed (i18n key), or null: its page is read-only and the API answers 409. */
   lockedReason?(record: T & Meta): string | null;
+  /**
+   * The figures at the top of a record's read view (issue 20), in this order; a quantity names the field of its
+   * unit. Default: the first three plain fields of the form (src/records/presenter.ts, keyFigures).
+   */
+  keyFields?: readonly KeyField[];
   /** The badge next to a record's title (default: aktiv/inaktiv). */
   badge?(record: T & Meta): { label: string; variant: BadgeVariant } | null;
 

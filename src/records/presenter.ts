@@ -84,3 +84,57 @@ export function formGroups(form: readonly FormField[]): FieldGroup[] {
   }
   return groups;
 }
+
+/** A field's value on the read view: lines of text, or a stored file to link to. */
+export interface ReadItem {
+  name: string;
+  label: string;
+  lines: string[];
+  file?: FileRef;
+}
+
+export interface ReadGroup {
+  legend: string | null;
+  items: ReadItem[];
+}
+
+type ReadCtx = { fmt: Formatter; t: T; own?: (field: string, value: unknown, ctx: { fmt: Formatter; t: T }) => unknown };
+
+/** One field's value as the read view shows it: as the version history words it; several choices joined. */
+export function readItem(field: FormField, value: unknown, ctx: ReadCtx): ReadItem {
+  const label = ctx.t(field.label);
+  if (isFileRef(value)) return { name: field.name, label, lines: [], file: value };
+  const lines = Array.isArray(value)
+    ? [value.length ? value.map((one) => historyValue(field.name, field, one, ctx).join(' ')).join(', ') : '–']
+    : historyValue(field.name, field, value, ctx);
+  return { name: field.name, label, lines };
+}
+
+/** The record's fields in their groups, for the read view (issue 20: read first, edit on request). */
+export function readGroups(groups: readonly FieldGroup[], record: Record<string, unknown>, ctx: ReadCtx): ReadGroup[] {
+  return groups.map((g) => ({ legend: g.legend, items: g.fields.map((f) => readItem(f, record[f.name], ctx)) }));
+}
+
+/** A key figure: a field, or a quantity with the field that holds its unit ("12.500,5 L"). */
+export type KeyField = string | { field: string; unit: string };
+
+/**
+ * The figures at the top of the read view: the declared key fields, else the first three plain fields of the
+ * form (no text areas, files or yes/no). Choices read as their labels, so a partner shows number and name.
+ */
+export function keyFigures(keyFields: readonly KeyField[] | undefined, form: readonly FormField[], record: Record<string, unknown>, ctx: ReadCtx): { label: string; value: string }[] {
+  const byName = new Map(form.map((f) => [f.name, f]));
+  const chosen: KeyField[] = keyFields
+    ? [...keyFields]
+    : form.filter((f) => f.name !== 'status' && !['textarea', 'file', 'checkbox'].includes(f.kind)).slice(0, 3).map((f) => f.name);
+  const figures: { label: string; value: string }[] = [];
+  for (const k of chosen) {
+    const name = typeof k === 'string' ? k : k.field;
+    const field = byName.get(name);
+    if (!field) continue;
+    let value = readItem(field, record[name], ctx).lines.join(' ');
+    if (typeof k !== 'string' && record[k.unit] != null && value !== '–') value = `${value} ${String(record[k.unit])}`;
+    figures.push({ label: ctx.t(field.label), value });
+  }
+  return figures;
+}

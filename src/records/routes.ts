@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { TenantScope } from '../db/scope.js';
 import type { Meta, VersionInfo } from '../db/versioned.js';
 import { requireApiPermission } from '../http/api.js';
+import { isConfirmed, askFirst } from '../http/confirm.js';
 import { HttpError, httpErrorOf } from '../http/errors.js';
 import { recordNr } from './fields.js';
 import { formErrors, parseForm, refusedForm, submitForm } from '../http/forms.js';
@@ -25,7 +26,7 @@ import { withAuthors } from './authors.js';
 import { apiRecord, withAliases } from './api-names.js';
 import type { EntityConfig } from './entity.js';
 import { checkUpload, readFile, receiveFiles, sendFile, type FileRef, type Upload } from './files.js';
-import { fieldLabel, formGroups, formValue, historyValue } from './presenter.js';
+import { fieldLabel, formGroups, formValue, historyValue, keyFigures, readGroups } from './presenter.js';
 import { lockProblem, mentioned, recordService } from './service.js';
 
 const NrBody = z.object({ nr: recordNr() });
@@ -156,11 +157,17 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     const form = section ? [] : await formWithChoices(scope, (locals.values ?? record ?? {}) as Record<string, unknown>, record !== null);
     const locked = record ? cfg.lockedReason?.(record) ?? null : null;
     const canEdit = can(principal, 'edit', cfg.area) && !locked;
+    // A stored record opens as a read view; the form is for a new record, "Bearbeiten" and a refused save.
+    const mode = record && (locals.mode ?? 'read') === 'read' ? 'read' : 'edit';
+    const groups = formGroups(form);
     await res.page('records/detail', {
       cfg: { ns: cfg.ns, path: cfg.path, resource: cfg.resource, numbered, createPath, removable: Boolean(cfg.removable) },
       form,
-      groups: formGroups(form),
-      present: { formValue, historyValue, fieldLabel },
+      groups,
+      mode,
+      editHref: record ? `${detailHref(res, record.nr)}/bearbeiten` : null,
+      keyFields: cfg.keyFields,
+      present: { formValue, historyValue, fieldLabel, keyFigures, readGroups },
       formatValue: cfg.formatValue,
       tab,
       tabs: record ? tabsOf(req, res, record, tab) : [],
@@ -200,6 +207,15 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
       if (typeof current === 'string' && current && !options.some((o) => o.value === current)) options.push({ value: current, label: current, raw: true });
       return { ...f, options };
     }));
+  }
+
+  /** The confirmation before a destructive action on a record: "{action}: {one} {nr}?", what it does, back to the record. */
+  function confirmationOf(req: Request, res: Response, record: T & Meta, label: string, text: string) {
+    const one = `${req.t(`${cfg.ns}:one`)} ${record.nr}`;
+    return {
+      heading: req.t('records:confirmAction', { action: label, record: one }), text, confirm: label, cancelHref: detailHref(res, record.nr),
+      trail: [{ label: req.t(`${cfg.ns}:title`), href: base(res) }, { label: record.nr, href: detailHref(res, record.nr) }],
+    };
   }
 
   /**
@@ -243,6 +259,13 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     ),
   );
 
+  // The form of a stored record, on request ("Bearbeiten"); a locked record has none and shows its read view.
+  pages.get(`/${detailPath}/bearbeiten`, ...editGuards, async (req, res) => {
+    const { record } = await load(res, String(req.params.id), 'edit');
+    if (lockProblem(rec, record)) return res.redirect(detailHref(res, record.nr));
+    await showDetail(req, res, record, { mode: 'edit' });
+  });
+
   // The detail page, one address per tab (?tab=…); a tab the type does not have is a page that does not exist.
   pages.get(`/${detailPath}`, ...guardsFor(detailPath), async (req, res) => {
     const tab = req.query.tab === undefined ? GENERAL : String(req.query.tab);
@@ -264,7 +287,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
       await receive(req, res);
       const { nr = record.nr, ...fields } = validateAll(req.body, true);
       if (nr !== record.nr && req.body?.confirmNr !== nr) {
-        return await detailPage(req, res, { title: `${req.t(`${cfg.ns}:one`)} ${record.nr}`, record, values: req.body, confirmNr: nr });
+        return await detailPage(req, res, { title: `${req.t(`${cfg.ns}:one`)} ${record.nr}`, record, values: req.body, confirmNr: nr, mode: 'edit' });
       }
       const saved = await service.update(scope, actorOf(req, res), record.nr, fields as unknown as Partial<T>, basedOnVersion(req), nr);
       res.flash('success', 'flash.saved');
@@ -280,7 +303,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
       if (!errors) throw err;
       res.status(conflict ? 409 : known?.status === 413 ? 413 : 400);
       await detailPage(req, res, {
-        title: `${req.t(`${cfg.ns}:one`)} ${record.nr}`, record, values: req.body ?? {}, errors, conflict, errorSummary: summaryOf(err, req),
+        title: `${req.t(`${cfg.ns}:one`)} ${record.nr}`, record, values: req.body ?? {}, errors, conflict, errorSummary: summaryOf(err, req), mode: 'edit',
       });
     }
   });
@@ -295,6 +318,12 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     pages.post(`/${detailPath}/${action.name}`, ...guardsFor(detailPath), requireActionPermission(cfg.area, right), async (req, res) => {
       const { scope, record } = await load(res, String(req.params.id), right === 'view' ? 'view' : 'edit');
       const back = (nr: string) => `${detailHref(res, nr)}${action.section ? `?tab=${action.section}` : ''}`;
+      // Asks first only where the action would run: a refused one (locked, not offered) says so at once.
+      const button = action.section ? null : action.button(record);
+      const runs = (!cfg.lockedReason?.(record) || action.evenWhenLocked) && (!action.offered || action.offered(record));
+      if (button?.confirm && runs && !isConfirmed(req)) {
+        return askFirst(req, res, confirmationOf(req, res, record, req.t(button.label), req.t(button.confirm, { nr: record.nr })));
+      }
       try {
         const done = await service.act(scope, actorOf(req, res), record.nr, action.name, req.body, basedOnVersion(req));
         res.flash('success', done.flash);
@@ -347,6 +376,14 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   if (cfg.removable) {
     pages.post(`/${detailPath}/delete`, ...editGuards, async (req, res) => {
       const { scope, record } = await load(res, String(req.params.id), 'edit');
+      if (!isConfirmed(req)) {
+        // A record still in use cannot be deleted: said at once, not after a confirmation that cannot succeed.
+        if (await cfg.removable!.referenced(scope, record.nr)) {
+          res.flash('error', 'records:errors.inUse');
+          return res.redirect(detailHref(res, record.nr));
+        }
+        return askFirst(req, res, confirmationOf(req, res, record, req.t('records:delete'), req.t('records:deleteConfirm', { nr: record.nr, count: record.version })));
+      }
       try {
         await service.remove(scope, actorOf(req, res), record.nr);
       } catch (err) {

@@ -91,8 +91,12 @@ export interface RecordAction<T extends Rec, I = Rec> {
   section?: string;
   /** Whether the detail page offers it for this record (the API refuses it otherwise, 409). */
   offered?(record: T & Meta): boolean;
-  /** The page's button for this record: label, hint, variant and the hidden fields it sends. */
-  button(record: T & Meta): { label: string; hint?: string; variant: 'primary' | 'secondary' | 'danger'; fields?: Record<string, string> };
+  /**
+   * The page's button for this record: label, hint, variant and the hidden fields it sends. `confirm` (an i18n
+   * key, given the record's number as `nr`) makes the page ask first, naming what the action does
+   * (src/http/confirm.ts); the API never asks.
+   */
+  button(record: T & Meta): { label: string; hint?: string; variant: 'primary' | 'secondary' | 'danger'; fields?: Record<string, string>; confirm?: string };
   run(ctx: ActionContext<T, I>): Promise<ActionResult<T>>;
 }
 

@@ -158,7 +158,7 @@ describe('Abholungen: create with certificates', () => {
     expect(await t.db.knex('abholungen').where({ mandant: 'DEMO', nr }).first()).toMatchObject({ kraftstoffmenge: '24000.500', nachweise: [n1] });
 
     // The edit form shows the certificates fixed and sends them back unchanged.
-    const detail = await agent.get(created.headers.location);
+    const detail = await agent.get(`${created.headers.location}/bearbeiten`);
     expect(detail.text).toContain('Zertifikate fügen Sie im Reiter Zertifikate hinzu');
     expect(detail.text).toContain(`<input type="hidden" name="nachweise" value="${n1}">`);
     const saved = await agent.post(created.headers.location).type('form')

@@ -58,10 +58,21 @@ describe.each(ENTITIES)('$resource', (E) => {
     const row = await t.db.knex(E.resource).where({ mandant: 'DEMO', nr: b.nr }).first();
     // P016 is Biodiesel B30: its group and bio content are taken when the form leaves them empty.
     expect(row).toMatchObject({ menge: '12500.500', einheit: 'L', datum: b[E.datum], manuelle_eingabe: true, storniert: false, status: 'open', produktgruppe: 'biodiesel', biogehalt: '30.0000', partner_version: 1, standort_version: 1, produkt_version: 1 });
+    // The record opens as a read view: its key figures with names and the quantity as stored, its groups.
     const detail = await agent.get(res.headers.location);
     expect(detail.text).toContain(`${E.one} ${b.nr}`);
-    // Field groups as fieldsets with their legends.
-    expect(detail.text).toContain('<legend>Partner, Standort und Produkt</legend>');
+    expect(detail.text).not.toContain('<form method="post" action="' + `${page}/${b.nr}"`);
+    const figures = detail.text.match(/<dl class="key-figures"[\s\S]*?<\/dl>/)![0];
+    expect(figures).toContain('12.500,5 L');
+    expect(figures).toMatch(/TP001 · [^<]+/);
+    expect(figures).toMatch(/1001 · [^<]+/);
+    expect(figures).toMatch(/P016 · [^<]+/);
+    expect(detail.text).toContain('<h2 class="read-legend">Partner, Standort und Produkt</h2>');
+    expect(detail.text).toContain(`href="${page}/${b.nr}/bearbeiten"`);
+    // "Bearbeiten" opens the form: field groups as fieldsets with their legends.
+    const edit = await agent.get(`${page}/${b.nr}/bearbeiten`);
+    expect(edit.text).toContain('<legend>Partner, Standort und Produkt</legend>');
+    expect(edit.text).toContain(`<form method="post" action="${page}/${b.nr}"`);
     expect(detail.text).toContain(`href="${page}/${b.nr}?tab=stammdaten"`);
     const stammdaten = await agent.get(`${page}/${b.nr}?tab=stammdaten`);
     expect(stammdaten.text).toContain('Von Hand erfasst');
@@ -156,7 +167,10 @@ describe.each(ENTITIES)('$resource', (E) => {
 
     const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
     const detail = await agent.get(`${page}/${b.nr}`);
-    expect(detail.text).toMatch(/<fieldset class="plain-fieldset"\s+disabled>/);
+    // A read view without "Bearbeiten", no form behind it, and no cancel button.
+    expect(detail.text).not.toContain('/bearbeiten"');
+    expect(detail.text).not.toContain('<fieldset class="plain-fieldset"');
+    expect((await agent.get(`${page}/${b.nr}/bearbeiten`)).headers.location).toBe(`${page}/${b.nr}`);
     expect(detail.text).toContain('Diese Lieferung ist gesperrt');
     expect(detail.text).not.toContain('/storno');
     const post = await agent.post(`${page}/${b.nr}`).type('form').send({ _csrf: csrfFrom(detail.text), ...b, kommentar: 'per Formular', version: '2' });
@@ -186,7 +200,15 @@ describe.each(ENTITIES)('$resource', (E) => {
 
     const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
     const detail = await agent.get(`${page}/${b.nr}`);
-    const res = await agent.post(`${page}/${b.nr}/storno`).type('form').send({ _csrf: csrfFrom(detail.text), storniert: 'true', version: '1' });
+    // The button asks first, naming what cancelling does; that step changes nothing.
+    const asked = await agent.post(`${page}/${b.nr}/storno`).type('form').send({ _csrf: csrfFrom(detail.text), storniert: 'true', version: '1' });
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain(`Stornieren: ${E.one} ${b.nr}?`);
+    expect(asked.text).toContain('zählt aber in keiner Summe, keinem Bericht und keiner Bilanz mehr');
+    expect(asked.text).toContain('name="bestaetigt" value="ja"');
+    expect(asked.text).toContain(`href="${page}/${b.nr}"`);
+    expect(await t.db.knex(E.resource).where({ mandant: 'DEMO', nr: b.nr }).first('storniert', 'version')).toEqual({ storniert: false, version: 1 });
+    const res = await agent.post(`${page}/${b.nr}/storno`).type('form').send({ _csrf: csrfFrom(asked.text), storniert: 'true', version: '1', bestaetigt: 'ja' });
     expect(res.status).toBe(302);
     const after = await totals();
     expect(Number(before.summeLiter) - Number(after.summeLiter)).toBeCloseTo(1121.076, 3);
@@ -264,8 +286,13 @@ describe.each(ENTITIES)('$resource', (E) => {
     expect((await request(t.app).put(`${api}/${mine}`).set(leser).send(body({ nr: undefined }))).status).toBe(403);
     expect((await request(t.app).post(api).set(leser).send(body())).status).toBe(403);
     const readOnly = await signIn(t.app, 'LESEN', 'Geheim12345');
+    // A reader sees the read view, never a (disabled) form, and no "Bearbeiten".
     const detail = await readOnly.get(`${page}/${mine}`);
-    expect(detail.text).toMatch(/<fieldset class="plain-fieldset"\s+disabled>/);
+    expect(detail.status).toBe(200);
+    expect(detail.text).toContain('class="key-figures"');
+    expect(detail.text).not.toContain('<fieldset class="plain-fieldset"');
+    expect(detail.text).not.toContain('/bearbeiten"');
+    expect((await readOnly.get(`${page}/${mine}/bearbeiten`)).status).not.toBe(200);
     // The create form is a page the user may not open: back to the dashboard, as the spec says.
     expect((await readOnly.get(`${page}/neu`)).headers.location).toMatch(/\/de\/benutzer\/dashboard/);
     // LESER has no right on movement data at all.
@@ -284,7 +311,7 @@ describe.each(ENTITIES)('$resource', (E) => {
     const detail = await agent.get(`${page}/${b.nr}`);
     const form = await agent.post(`${page}/${b.nr}`).type('form').send({ _csrf: csrfFrom(detail.text), ...b, status: 'open', kommentar: 'x', version: 'abc' });
     expect(form.status).toBe(400);
-    const storno = await agent.post(`${page}/${b.nr}/storno`).type('form').send({ _csrf: csrfFrom(detail.text), storniert: 'true', version: 'abc' });
+    const storno = await agent.post(`${page}/${b.nr}/storno`).type('form').send({ _csrf: csrfFrom(detail.text), storniert: 'true', version: 'abc', bestaetigt: 'ja' });
     expect(storno.headers.location).toBe(`${page}/${b.nr}`);
     expect(await t.db.knex(E.resource).where({ mandant: 'DEMO', nr: b.nr }).first('version', 'storniert', 'kommentar')).toEqual({ version: 1, storniert: false, kommentar: null });
   });

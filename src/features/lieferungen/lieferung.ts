@@ -297,6 +297,7 @@ export function lieferungEntity(spec: LieferungSpec): EntityConfig<Lieferung> {
     schema: lieferungSchema(spec.names),
     list: lieferungList(spec, store),
     form: lieferungForm(spec),
+    keyFields: [spec.names.datum, { field: spec.names.menge, unit: spec.names.einheit }, 'partnerNr', 'standortNr', 'produktNr'],
     actions: [stornoAction()],
     onCreate: { manuelleEingabe: true },
     defaults: { status: 'open', [spec.names.einheit]: 'L' },

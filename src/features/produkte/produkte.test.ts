@@ -64,7 +64,7 @@ describe('Produkte', () => {
 
     // The Versionen tab shows the history with the change in German numbers; the form the stored value.
     const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
-    const page = await agent.get('/de/stammdaten/produkte/T100');
+    const page = await agent.get('/de/stammdaten/produkte/T100/bearbeiten');
     expect(page.status).toBe(200);
     expect(page.text).toContain('href="/de/stammdaten/produkte/T100?tab=versionen"');
     const versionsTab = await agent.get('/de/stammdaten/produkte/T100?tab=versionen');
@@ -168,14 +168,18 @@ describe('Produkte', () => {
   it('shows stored decimals in the form so that saving them unchanged keeps them (no grouping: 1.000 would be 1)', async () => {
     await request(t.app).post('/api/produkte').set(admin).send(produkt('T125', { lcv: '1000', lcvEinheit: 'MJ/kg', biogehalt: '12.25' }));
     const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
-    const page = await agent.get('/de/stammdaten/produkte/T125');
+    // The read view shows the decimals as stored, in the language's notation; the form keeps them editable.
+    const read = await agent.get('/de/stammdaten/produkte/T125');
+    expect(read.text).toMatch(/<dd>1\.000<\/dd>/);
+    expect(read.text).toMatch(/<dd>12,25<\/dd>/);
+    const page = await agent.get('/de/stammdaten/produkte/T125/bearbeiten');
     expect(page.text).toMatch(/id="f-lcv"[^>]*value="1000"/);
     expect(page.text).toMatch(/id="f-biogehalt"[^>]*value="12,25"/);
     const post = await agent.post('/de/stammdaten/produkte/T125').type('form').send({ _csrf: csrfFrom(page.text), version: '1', ...produkt('T125', { lcv: '1000', lcvEinheit: 'MJ/kg', biogehalt: '12,25' }) });
     expect(post.status).toBe(302);
     expect(await row('T125')).toMatchObject({ version: 1 });
     expect(Number((await row('T125')).lcv)).toBe(1000);
-    expect((await agent.get('/en/stammdaten/produkte/T125')).text).toMatch(/id="f-biogehalt"[^>]*value="12.25"/);
+    expect((await agent.get('/en/stammdaten/produkte/T125/bearbeiten')).text).toMatch(/id="f-biogehalt"[^>]*value="12.25"/);
   });
 
   it('asks before changing the number, then moves the record and its history', async () => {
@@ -219,7 +223,8 @@ describe('Produkte', () => {
     expect((await request(t.app).delete('/api/produkte/P001').set(leser)).status).toBe(403);
     const agent = await signIn(t.app, 'LESER', 'Leser12345');
     const page = await agent.get('/de/stammdaten/produkte/P001');
-    expect(page.text).toMatch(/<fieldset class="plain-fieldset"\s+disabled>/);
+    expect(page.text).not.toContain('<fieldset class="plain-fieldset"');
+    expect(page.text).not.toContain('/stammdaten/produkte/P001/bearbeiten"');
     expect(page.text).not.toContain('/stammdaten/produkte/P001/delete');
     const post = await agent.post('/de/stammdaten/produkte/P001/delete').type('form').set('Referer', '/de/stammdaten/produkte/P001').send({ _csrf: csrfFrom(page.text) });
     expect(post.headers.location).toBe('/de/stammdaten/produkte/P001');
@@ -253,6 +258,23 @@ describe('Produkte', () => {
     expect((await request(t.app).delete('/api/produkte/T150').set(admin)).status).toBe(200);
     expect(await row('T150')).toBeUndefined();
     expect(await t.db.knex('produkte_versionen').where({ mandant: 'DEMO', nr: 'T150' }).first()).toBeUndefined();
+  });
+
+  it('asks before deleting on the page, naming what is lost; cancelling changes nothing, confirming deletes', async () => {
+    await request(t.app).post('/api/produkte').set(admin).send(produkt('T160'));
+    await request(t.app).put('/api/produkte/T160').set(admin).send(produkt('T160', { name: 'Zweite Fassung' }));
+    const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
+    const page = await agent.get('/de/stammdaten/produkte/T160');
+    const asked = await agent.post('/de/stammdaten/produkte/T160/delete').type('form').send({ _csrf: csrfFrom(page.text) });
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('Löschen: Produkt T160?');
+    expect(asked.text).toContain('Der Datensatz T160 wird mit allen 2 Versionen endgültig gelöscht. Das lässt sich nicht rückgängig machen.');
+    // Cancelling is a link back to the record: nothing was deleted by the first step.
+    expect(asked.text).toContain('href="/de/stammdaten/produkte/T160">Abbrechen, nichts ändern</a>');
+    expect(await row('T160')).toBeTruthy();
+    const done = await agent.post('/de/stammdaten/produkte/T160/delete').type('form').send({ _csrf: csrfFrom(asked.text), bestaetigt: 'ja' });
+    expect(done.headers.location).toBe('/de/stammdaten/produkte');
+    expect(await row('T160')).toBeUndefined();
   });
 
   it('lists with search, group filter, sort and a CSV with the groups in words', async () => {

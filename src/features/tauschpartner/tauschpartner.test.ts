@@ -114,7 +114,7 @@ describe('Tauschpartner', () => {
     expect((await request(t.app).get('/api/tauschpartner/T250').set(admin)).body.data.regeln).toEqual({ 1001: [expect.objectContaining({ priority: 4, prioritaet: 4 })] });
     // Pages keep the stored names.
     const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
-    expect((await agent.get('/de/stammdaten/tauschpartner/T250')).text).toMatch(/name="gruppe"/);
+    expect((await agent.get('/de/stammdaten/tauschpartner/T250/bearbeiten')).text).toMatch(/name="gruppe"/);
   });
 
   it('validates each field by name and changes nothing', async () => {

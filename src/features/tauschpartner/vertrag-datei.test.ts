@@ -24,7 +24,7 @@ const stored = (nr: string) => t.db.knex('tauschpartner').where({ mandant: 'DEMO
 /** Posts the partner's form as a browser does with a file chosen: multipart, the CSRF token in the URL. */
 async function postForm(nr: string, file: { content: Buffer; name: string } | null) {
   const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
-  const page = await agent.get(`/de/stammdaten/tauschpartner/${nr}`);
+  const page = await agent.get(`/de/stammdaten/tauschpartner/${nr}/bearbeiten`);
   const form = page.text.match(/<form method="post" action="([^"]+)"[^>]*enctype="multipart\/form-data"/);
   expect(form, 'the form is multipart').toBeTruthy();
   const version = (await stored(nr)).version;

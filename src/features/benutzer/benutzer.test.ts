@@ -223,3 +223,21 @@ describe('user administration pages', () => {
     expect((await agent.get('/de/benutzer/administration')).headers.location).toBe('/de/benutzer/dashboard');
   });
 });
+
+describe('resetting a user\'s second factor on the administration page', () => {
+  it('asks first, naming the user and what the reset means; only the confirmation resets it', async () => {
+    const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
+    const page = await agent.get(`/de/benutzer/administration/${ids.MFA}`);
+    expect(page.status).toBe(200);
+    const asked = await agent.post(`/de/benutzer/administration/${ids.MFA}/2fa`).type('form').send({ _csrf: csrfFrom(page.text) });
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('Zweiten Faktor von Moritz Fischer (MFA) zurücksetzen?');
+    expect(asked.text).toContain('meldet sich danach nur mit dem Passwort an');
+    expect(asked.text).toContain(`href="/de/benutzer/administration/${ids.MFA}">Abbrechen, nichts ändern</a>`);
+    expect(await t.db.knex('benutzer').where({ id: ids.MFA }).first('mfa_enabled')).toEqual({ mfa_enabled: true });
+
+    const done = await agent.post(`/de/benutzer/administration/${ids.MFA}/2fa`).type('form').send({ _csrf: csrfFrom(asked.text), bestaetigt: 'ja' });
+    expect(done.headers.location).toBe(`/de/benutzer/administration/${ids.MFA}`);
+    expect(await t.db.knex('benutzer').where({ id: ids.MFA }).first('mfa_enabled')).toEqual({ mfa_enabled: false });
+  });
+});

@@ -2,6 +2,7 @@
 // activate/deactivate, reset password and second factor. Plain forms, POST-redirect-GET.
 import { Router, type Request, type Response } from 'express';
 import type { AccountService } from '../../auth/services.js';
+import { askFirst, isConfirmed } from '../../http/confirm.js';
 import { HttpError } from '../../http/errors.js';
 import { isSystemAdmin } from '../../permissions/index.js';
 import { guardsFor } from '../../http/guards.js';
@@ -89,11 +90,14 @@ export function benutzerRoutes(accounts: AccountService): Router {
   });
 
   // Actions that are not edits of the record are resources of their own (status, password, second factor).
-  const action = (name: string, run: (req: Request, res: Response, id: number) => Promise<string>) =>
+  // `run` answers null when it has answered itself (a confirmation step).
+  const action = (name: string, run: (req: Request, res: Response, id: number) => Promise<string | null>) =>
     router.post(`/${PATH}/:id/${name}`, ...guards, async (req, res) => {
       const id = idOf(req.params.id);
       try {
-        res.flash('success', await run(req, res, id));
+        const flash = await run(req, res, id);
+        if (flash === null) return;
+        res.flash('success', flash);
       } catch (err) {
         if (!(err instanceof HttpError) || err.status >= 500 || err.status === 404) throw err;
         res.flash('error', err.messageKey.includes(':') || err.messageKey.startsWith('errors.') ? err.messageKey : 'errors.badRequest');
@@ -112,6 +116,21 @@ export function benutzerRoutes(accounts: AccountService): Router {
     return 'benutzer:flash.passwordReset';
   });
   action('2fa', async (req, res, id) => {
+    // Resetting a second factor asks first: the user must set it up again, and until then signs in without it.
+    if (!isConfirmed(req)) {
+      const user = await service.get(actorOf(req, res), id);
+      if (user.mfaEnabled) {
+        const who = { name: `${user.vorname} ${user.nachname}`.trim(), login: user.login };
+        await askFirst(req, res, {
+          heading: req.t('benutzer:confirmMfaReset.heading', who),
+          text: req.t('benutzer:confirmMfaReset.text', who),
+          confirm: req.t('benutzer:actions.resetMfa'),
+          cancelHref: `${base(res)}/${id}`,
+          trail: [{ label: req.t('nav.administration'), href: base(res) }, { label: user.login, href: `${base(res)}/${id}` }],
+        });
+        return null;
+      }
+    }
     await service.resetMfa(actorOf(req, res), id);
     return 'benutzer:flash.mfaReset';
   });

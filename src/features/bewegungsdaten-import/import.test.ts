@@ -415,7 +415,13 @@ describe('the pages without script', () => {
     const taken = await agent.post('/de/bewegungsdaten/import/codes').type('form').send({ _csrf: csrfOf(opened.text), typ: 'einlieferungen', name: 'Aus dem Formular', code: CODE_DE });
     expect(taken.status).toBe(409);
     expect(taken.text).toContain('Einen Import-Code mit diesem Namen gibt es für Einlieferungen schon.');
-    const deleted = await agent.post(`/de/bewegungsdaten/import/codes/${id}/delete`).type('form').send({ _csrf: csrfOf(opened.text), typ: 'einlieferungen', version: '1' });
+    // Deleting asks first, naming the code; that step deletes nothing.
+    const asked = await agent.post(`/de/bewegungsdaten/import/codes/${id}/delete`).type('form').send({ _csrf: csrfOf(opened.text), typ: 'einlieferungen', version: '1' });
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('Importcode „Aus dem Formular“ löschen?');
+    expect(asked.text).toContain(`href="/de/bewegungsdaten/import?typ=einlieferungen&amp;code=${id}"`);
+    expect((await agent.get(saved.headers.location)).status).toBe(200);
+    const deleted = await agent.post(`/de/bewegungsdaten/import/codes/${id}/delete`).type('form').send({ _csrf: csrfOf(asked.text), typ: 'einlieferungen', version: '1', bestaetigt: 'ja' });
     expect(deleted.status).toBe(302);
     expect((await agent.get(saved.headers.location)).status).toBe(404);
   });

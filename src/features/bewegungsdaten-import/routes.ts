@@ -9,6 +9,7 @@
 //   POST /{lang}/bewegungsdaten/import/{token}           confirm
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
+import { askFirst, isConfirmed } from '../../http/confirm.js';
 import { HttpError } from '../../http/errors.js';
 import { parseForm } from '../../http/forms.js';
 import { guardsFor } from '../../http/guards.js';
@@ -205,6 +206,20 @@ export function bewegungsdatenImportRoutes(knex: Knex): Router {
     if (!id.success) throw new HttpError(404, 'NOT_FOUND', 'bewegungsdaten-import:errors.notFound');
     const version = CodeId.safeParse(req.body?.version);
     const typ = chosenType(res, req.body?.typ);
+    if (!isConfirmed(req)) {
+      // Deleting an import code asks first, naming it; one that does not exist is refused by deleteCode below.
+      const code = await getCode(scopeOf(res), actorOf(req, res).principal, id.data).catch(() => null);
+      if (code) {
+        const what = { name: code.name, typ: req.t(`bewegungsdaten-import:types.${code.typ}`) };
+        return askFirst(req, res, {
+          heading: req.t('bewegungsdaten-import:code.confirmDelete.heading', what),
+          text: req.t('bewegungsdaten-import:code.confirmDelete.text', what),
+          confirm: req.t('bewegungsdaten-import:code.delete'),
+          cancelHref: `${base(res)}?typ=${code.typ}&code=${code.id}`,
+          trail: [{ label: req.t('bewegungsdaten-import:title'), href: `${base(res)}?typ=${code.typ}` }],
+        });
+      }
+    }
     try {
       await deleteCode(scopeOf(res), actorOf(req, res), id.data, version.success ? version.data : undefined);
     } catch (err) {

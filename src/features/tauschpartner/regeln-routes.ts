@@ -6,6 +6,7 @@ import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { requireApiPermission } from '../../http/api.js';
+import { askFirst, isConfirmed } from '../../http/confirm.js';
 import { HttpError } from '../../http/errors.js';
 import { guardsFor, requireActionPermission } from '../../http/guards.js';
 import { actorOf, tenantScope } from '../../http/tenant.js';
@@ -74,7 +75,26 @@ export function regelnRoutes(knex: Knex, kit: EntityKit<Tauschpartner>): { pages
 
   pages.post(`/${DETAIL}/regeln`, ...editGuards, (req, res) => submit(req, res, 'create'));
   pages.post(`/${DETAIL}/regeln/:regel`, ...editGuards, (req, res) => submit(req, res, 'update'));
-  pages.post(`/${DETAIL}/regeln/:regel/delete`, ...editGuards, (req, res) => submit(req, res, 'delete'));
+  // Deleting a rule asks first, naming the rule; a rule the user cannot delete is refused by submit at once.
+  pages.post(`/${DETAIL}/regeln/:regel/delete`, ...editGuards, async (req, res) => {
+    if (!isConfirmed(req)) {
+      const { record } = await kit.load(res, String(req.params.id), 'edit');
+      const id = regelId(req.params.regel);
+      const regel = (await regelnOf(scopesOf(res).edit, record.nr)).find((r) => r.id === id);
+      if (regel && scopesOf(res).edit.allowsStandort(regel.standortNr)) {
+        const partnerHref = `/${res.locals.lang}/stammdaten/tauschpartner/${encodeURIComponent(record.nr)}`;
+        const which = { standort: regel.standortNr, prioritaet: regel.prioritaet, partner: record.nr };
+        return askFirst(req, res, {
+          heading: req.t('tauschpartner:regeln.confirmDelete.heading', which),
+          text: req.t('tauschpartner:regeln.confirmDelete.text', which),
+          confirm: req.t('tauschpartner:regeln.delete'),
+          cancelHref: `${partnerHref}#regeln`,
+          trail: [{ label: req.t('tauschpartner:title'), href: `/${res.locals.lang}/stammdaten/tauschpartner` }, { label: record.nr, href: partnerHref }],
+        });
+      }
+    }
+    await submit(req, res, 'delete');
+  });
 
   // API.
   const view = requireApiPermission('tauschpartner', 'view');

@@ -389,11 +389,17 @@ describe('Rules of a partner', () => {
     expect((await agent.get('/de/stammdaten/tauschpartner/T350?tab=versionen')).text).toContain('Standort 1002, Priorität 2: Biogehalt 6,5 %, Biomenge 25.000 L');
 
     // A form of an older version is refused and says why.
-    const stale = await agent.post(`/de/stammdaten/tauschpartner/T350/regeln/${rule.id}/delete`).type('form').send({ _csrf: csrfFrom(page.text), version: '2' });
+    const stale = await agent.post(`/de/stammdaten/tauschpartner/T350/regeln/${rule.id}/delete`).type('form').send({ _csrf: csrfFrom(page.text), version: '2', bestaetigt: 'ja' });
     expect(stale.status).toBe(409);
     expect(stale.text).toContain('Der Datensatz wurde inzwischen von jemand anderem geändert.');
 
-    const del = await agent.post(`/de/stammdaten/tauschpartner/T350/regeln/${rule.id}/delete`).type('form').send({ _csrf: csrfFrom(page.text), version: '3' });
+    // Deleting asks first, naming the rule; that step changes nothing.
+    const asked = await agent.post(`/de/stammdaten/tauschpartner/T350/regeln/${rule.id}/delete`).type('form').send({ _csrf: csrfFrom(page.text), version: '3' });
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('Regel für Standort 1002 (Priorität 2) löschen?');
+    expect(asked.text).toContain('href="/de/stammdaten/tauschpartner/T350#regeln"');
+    expect(await versionOf('T350')).toBe(3);
+    const del = await agent.post(`/de/stammdaten/tauschpartner/T350/regeln/${rule.id}/delete`).type('form').send({ _csrf: csrfFrom(asked.text), version: '3', bestaetigt: 'ja' });
     expect(del.headers.location).toBe('/de/stammdaten/tauschpartner/T350#regeln');
     page = await agent.get('/de/stammdaten/tauschpartner/T350');
     expect(page.text).toContain('Die Regel wurde gelöscht.');

@@ -30,7 +30,10 @@ describe('an inbound delivery in the browser', () => {
 
     expect(pathOf(page)).toBe('/de/bewegungsdaten/einlieferungen/BROWSER-1');
     await expect(page.locator('h1').textContent()).resolves.toMatch(/Einlieferung BROWSER-1\s*Offen/);
-    await expect(page.locator('legend', { hasText: 'Partner, Standort und Produkt' }).isVisible()).resolves.toBe(true);
+    // A read view: the key figures with the quantity as stored and the names, the fields in their groups.
+    await expect(page.locator('.key-figures').textContent()).resolves.toMatch(/25\.000,5 L[\s\S]*P016 · Biodiesel B30/);
+    await expect(page.getByRole('heading', { name: 'Partner, Standort und Produkt' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('textbox').count()).resolves.toBe(0);
     await submitAndWait(page, () => page.getByRole('link', { name: 'Stammdatenstand' }).click());
     await expect(page.getByText('Von Hand erfasst').isVisible()).resolves.toBe(true);
     await expect(page.locator('#referenzen-heading + p + dl').textContent()).resolves.toMatch(/P016 · Biodiesel B30 \(Version 1\)/);
@@ -41,7 +44,15 @@ describe('an inbound delivery in the browser', () => {
     expect(rows).toEqual([['BROWSER-1', '15.03.2024', expect.any(String), expect.stringContaining('Depot Hannover'), 'Biodiesel B30', '25.001 L', 'Offen Nicht verknüpft']]);
     await expect(page.locator('.list-totals').textContent()).resolves.toMatch(/Summe ohne Stornierte in Liter\s*25\.001/);
 
+    // Cancelling asks first; "Abbrechen" there changes nothing.
     await page.goto('/de/bewegungsdaten/einlieferungen/BROWSER-1');
+    await submitAndWait(page, () => page.getByRole('button', { name: 'Stornieren' }).click());
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Stornieren: Einlieferung BROWSER-1?');
+    await h.checkA11y(page);
+    await submitAndWait(page, () => page.getByRole('link', { name: 'Abbrechen, nichts ändern' }).click());
+    expect(pathOf(page)).toBe('/de/bewegungsdaten/einlieferungen/BROWSER-1');
+    await expect(page.locator('h1').textContent()).resolves.not.toContain('Storniert');
+    await submitAndWait(page, () => page.getByRole('button', { name: 'Stornieren' }).click());
     await submitAndWait(page, () => page.getByRole('button', { name: 'Stornieren' }).click());
     await expect(page.getByText('Die Lieferung wurde storniert.').first().isVisible()).resolves.toBe(true);
     await expect(page.locator('h1').textContent()).resolves.toContain('Storniert');
@@ -58,7 +69,7 @@ describe('the tabs of a record', () => {
     await page.goto('/de/bewegungsdaten/ablieferungen/AL-000010');
     const current = () => page.locator('#record-tabs a[aria-current="page"]').textContent();
     await expect(current()).resolves.toBe('Allgemein');
-    await expect(page.getByRole('textbox', { name: 'Menge' }).isVisible()).resolves.toBe(true);
+    await expect(page.locator('.key-figures').isVisible()).resolves.toBe(true);
 
     await submitAndWait(page, () => page.getByRole('link', { name: /^Versionen/ }).click());
     expect(page.url()).toMatch(/\/de\/bewegungsdaten\/ablieferungen\/AL-000010\?tab=versionen$/);
@@ -71,7 +82,10 @@ describe('the tabs of a record', () => {
 
     await submitAndWait(page, () => page.getByRole('link', { name: 'Allgemein' }).click());
     expect(page.url()).toMatch(/\/AL-000010$/);
-    await expect(page.getByRole('textbox', { name: 'Menge' }).isVisible()).resolves.toBe(true);
+    await expect(page.locator('.key-figures').isVisible()).resolves.toBe(true);
+    // USER only reads outbound deliveries: no form, no "Bearbeiten".
+    await expect(page.getByRole('textbox').count()).resolves.toBe(0);
+    await expect(page.getByRole('link', { name: 'Bearbeiten' }).count()).resolves.toBe(0);
   });
 });
 

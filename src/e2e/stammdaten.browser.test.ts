@@ -18,6 +18,10 @@ describe('a product in the browser', () => {
     await h.signIn(page, 'TADMIN', 'Tadmin12345');
     await page.goto('/de/stammdaten/produkte/P009');
     await expect(page.locator('h1').textContent()).resolves.toContain('Produkt P009');
+    // The page opens as a read view; "Bearbeiten" opens the form.
+    await expect(page.getByRole('textbox').count()).resolves.toBe(0);
+    await submitAndWait(page, () => page.getByRole('link', { name: 'Bearbeiten' }).click());
+    expect(pathOf(page)).toBe('/de/stammdaten/produkte/P009/bearbeiten');
 
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Super E10 Premium');
     await page.getByRole('textbox', { name: 'Biogehalt (%)' }).fill('9,5');
@@ -26,8 +30,9 @@ describe('a product in the browser', () => {
     expect(pathOf(page)).toBe('/de/stammdaten/produkte/P009');
     await expect(page.getByText('Gespeichert.').first().isVisible()).resolves.toBe(true);
     await expect(page.getByText('Version 2, zuletzt geändert am').isVisible()).resolves.toBe(true);
-    // The form shows the saved values, ready for the next change.
-    await expect(page.getByRole('textbox', { name: 'Biogehalt (%)' }).inputValue()).resolves.toBe('9,5');
+    // The read view shows the saved values.
+    await expect(page.locator('.record-read').textContent()).resolves.toMatch(/Biogehalt \(%\)\s*9,5/);
+    await expect(page.locator('.key-figures').textContent()).resolves.toContain('Super E10 Premium');
     // The change is on the Versionen tab, which counts two versions now.
     await submitAndWait(page, () => page.getByRole('link', { name: /^Versionen\s*2$/ }).click());
     expect(page.url()).toMatch(/\/de\/stammdaten\/produkte\/P009\?tab=versionen$/);

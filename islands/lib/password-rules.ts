@@ -17,6 +17,12 @@ export function enhancePasswordForm(): void {
     const pw = input.value;
     form.querySelectorAll<HTMLLIElement>('li[data-rule]').forEach((li) => {
       const check = CHECKS[li.dataset.rule!];
+      // Nothing typed yet: the rules are neutral, not red (a page shown again with its errors keeps its marks).
+      if (pw === '' && !li.classList.contains('is-failed')) {
+        li.classList.add('is-pending');
+        li.querySelector('use')?.setAttribute('href', '#i-info');
+        return;
+      }
       if (!check) {
         li.classList.add('is-pending');
         return;

@@ -95,6 +95,16 @@ describe('password page', () => {
     expect(weak.text).toContain('Die Passwörter stimmen nicht überein');
     expect(weak.text).toMatch(/data-rule="length" class="is-failed"/);
     expect(weak.text).toMatch(/data-rule="lower" class=""/);
+    // A mismatch alone: the summary names the mismatch (not the rules) and links to the field; what was typed stays.
+    const mismatch = await agent.post('/de/benutzer/passwort').type('form').send({ _csrf: csrfFrom(weak.text), currentPassword: 'User12345', newPassword: 'Neu12345x', confirmPassword: 'Neu12345y' });
+    expect(mismatch.status).toBe(400);
+    const summary = mismatch.text.match(/<div class="alert alert-error error-summary"[\s\S]*?<\/ul>/)![0];
+    expect(summary).toContain('<a href="#f-confirmPassword">Neues Passwort bestätigen: Die Passwörter stimmen nicht überein</a>');
+    expect(summary).not.toContain('entspricht nicht den Anforderungen');
+    expect(mismatch.text).toMatch(/id="f-newPassword"[^>]*value="Neu12345x"/);
+    expect(mismatch.text).toMatch(/id="f-confirmPassword"[^>]*value="Neu12345y"/);
+    // Before anything is typed the rules are neutral, not red.
+    expect((await agent.get('/de/benutzer/passwort')).text).toMatch(/data-rule="length" class="is-pending"/);
     page = await agent.post('/de/benutzer/passwort').type('form').send({ _csrf: csrfFrom(weak.text), currentPassword: 'User12345', newPassword: 'Neu12345x', confirmPassword: 'Neu12345x' });
     expect(page.status).toBe(302);
     expect((await request(t.app).post('/api/v1/account/login').send({ login: 'USER', password: 'Neu12345x' })).status).toBe(200);

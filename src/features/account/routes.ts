@@ -95,15 +95,23 @@ export function accountRoutes(accounts: AccountService): Router {
     const confirm = typeof req.body?.confirmPassword === 'string' ? req.body.confirmPassword : '';
     if (!current || !(await accounts.verifyOwnPassword(user.id, current))) {
       res.status(401);
-      return passwordPage(req, res, { currentError: req.t('account:errors.currentPasswordInvalid') });
+      return passwordPage(req, res, {
+        currentError: req.t('account:errors.currentPasswordInvalid'),
+        errors: { currentPassword: req.t('account:errors.currentPasswordInvalid') },
+      });
     }
     const problems = passwordProblems(next);
     const mismatch = next !== confirm;
     if (problems.length || mismatch) {
+      // The summary names each problem (the rules, the mismatch) and links to its field; what was typed stays.
       res.status(400);
       return passwordPage(req, res, {
-        error: req.t('account:errors.passwordRules'),
+        errors: {
+          ...(problems.length ? { newPassword: req.t('account:errors.passwordRules') } : {}),
+          ...(mismatch ? { confirmPassword: req.t('account:password.mismatch') } : {}),
+        },
         problems,
+        values: { currentPassword: current, newPassword: next, confirmPassword: confirm },
         confirmError: mismatch ? req.t('account:password.mismatch') : undefined,
       });
     }

@@ -124,6 +124,9 @@ describe('Produkte', () => {
     const res = await agent.post('/de/stammdaten/produkte').type('form').send({ _csrf: csrfFrom(form.text), nr: 'T104', name: 'Test', produktgruppe: 'kerosin', biogehalt: '12,5,0', lcv: '', lcvEinheit: 'MJ/L' });
     expect(res.status).toBe(400);
     expect(res.text).toContain('Bitte korrigieren Sie die markierten Felder');
+    // The summary lists each wrong field as a link to it (GOV.UK's error summary).
+    expect(res.text).toContain('<a href="#f-biogehalt">Biogehalt (%): Keine gültige Zahl');
+    expect(res.text).toContain('<a href="#f-produktgruppe">Produktgruppe: Ungültiger Wert');
     expect(res.text).toMatch(/id="f-biogehalt-error"[\s\S]*?Keine gültige Zahl/);
     expect(res.text).toMatch(/id="f-produktgruppe-error"[\s\S]*?Ungültiger Wert/);
     expect(res.text).toContain('value="12,5,0"');

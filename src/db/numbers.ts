@@ -19,3 +19,15 @@ export async function reserveNumbers(knex: Knex | Knex.Transaction, mandant: str
   );
   return Number(rows[0].letzte) - count;
 }
+
+/**
+ * A proposal for a number typed by users (a delivery's): the highest `{prefix}{digits}` the tenant has, plus one,
+ * with the same width ("EL-000320" → "EL-000321"); `{prefix}000001` when there is none. Nothing is reserved: the
+ * user may type another, and a number taken meanwhile is refused on saving as any duplicate is.
+ */
+export async function proposeNumber(scope: TenantScope, table: string, prefix: string): Promise<string> {
+  const pattern = `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[0-9]+$`;
+  const row = await scope.table(table).whereRaw('nr ~ ?', [pattern]).orderByRaw('length(nr) desc, nr desc').first('nr');
+  const last = row ? String(row.nr).slice(prefix.length) : '000000';
+  return `${prefix}${String(Number(last) + 1).padStart(last.length, '0')}`;
+}

@@ -103,6 +103,8 @@ export interface EntityConfig<T extends Record<string, unknown>> {
    * `bewegungsdaten/nachweise/import`): the list links to it next to the create button for those its guard admits.
    */
   importPath?: string;
+  /** The number a new record's form proposes (the user may type another); see src/db/numbers.ts. */
+  proposeNr?(scope: TenantScope): Promise<string>;
   /** Numbers are typed by the user unless the entity generates them (Bestände). */
   generateNr?(scope: TenantScope): Promise<string>;
   /** Fields that every create through the pages or the API sets (a delivery entered by hand). */

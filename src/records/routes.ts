@@ -244,8 +244,11 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
 
   const editGuards = [...guardsFor(detailPath), requireActionPermission(cfg.area, 'edit')];
 
-  pages.get(`/${cfg.path}/${createPath}`, ...guardsFor(createPath === 'neu' ? detailPath : `${cfg.path}/${createPath}`, 'edit'), (req, res) =>
-    detailPage(req, res, { title: req.t(`${cfg.ns}:create`), record: null, values: { ...(cfg.defaults ?? {}) } }),
+  pages.get(`/${cfg.path}/${createPath}`, ...guardsFor(createPath === 'neu' ? detailPath : `${cfg.path}/${createPath}`, 'edit'), async (req, res) =>
+    detailPage(req, res, {
+      title: req.t(`${cfg.ns}:create`), record: null,
+      values: { ...(cfg.defaults ?? {}), ...(cfg.proposeNr ? { nr: await cfg.proposeNr(scopeOf(res, 'edit')) } : {}) },
+    }),
   );
 
   pages.post(`/${cfg.path}`, ...editGuards, (req, res) =>

@@ -51,6 +51,11 @@ describe.each(ENTITIES)('$resource', (E) => {
     const form = await agent.get(`${page}/neu`);
     expect(form.status).toBe(200);
     expect(form.text).toContain('TP001 · ');
+    // The form proposes the next free number after the tenant's highest of the form EL-/AL- and six digits.
+    const prefix = E.resource === 'einlieferungen' ? 'EL-' : 'AL-';
+    const highest = (await t.db.knex(E.resource).where({ mandant: 'DEMO' }).select('nr')).map((r) => r.nr as string)
+      .filter((nr) => new RegExp(`^${prefix}\\d+$`).test(nr)).map((nr) => Number(nr.slice(3))).reduce((a, b) => Math.max(a, b), 0);
+    expect(form.text).toMatch(new RegExp(`id="f-nr"[^>]*value="${prefix}${String(highest + 1).padStart(6, '0')}"`));
     const b = body();
     const res = await agent.post(page).type('form').send({ _csrf: csrfFrom(form.text), ...b, status: 'open' });
     expect(res.status).toBe(302);

@@ -8,6 +8,7 @@
 // the delivery is edited. The product group must be the product's; an empty one (and an empty bio content)
 // is taken from the product. A completed or locked delivery cannot be changed. A cancelled one stays, marked,
 // and counts in no total.
+import { proposeNumber } from '../../db/numbers.js';
 import { z } from 'zod';
 import type { TenantScope } from '../../db/scope.js';
 import { VersionedStore, type Meta } from '../../db/versioned.js';
@@ -297,6 +298,7 @@ export function lieferungEntity(spec: LieferungSpec): EntityConfig<Lieferung> {
     schema: lieferungSchema(spec.names),
     list: lieferungList(spec, store),
     form: lieferungForm(spec),
+    proposeNr: (scope) => proposeNumber(scope, spec.resource, spec.resource === 'einlieferungen' ? 'EL-' : 'AL-'),
     keyFields: [spec.names.datum, { field: spec.names.menge, unit: spec.names.einheit }, 'partnerNr', 'standortNr', 'produktNr'],
     actions: [stornoAction()],
     onCreate: { manuelleEingabe: true },

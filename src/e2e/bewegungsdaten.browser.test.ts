@@ -41,7 +41,7 @@ describe('an inbound delivery in the browser', () => {
     await page.goto('/de/bewegungsdaten/einlieferungen?von=2024-03-15&bis=2024-03-15');
     const rows = await page.locator('table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent?.replace(/\s+/g, ' ').trim())));
     // Its link status to a collection under its status.
-    expect(rows).toEqual([['BROWSER-1', '15.03.2024', expect.any(String), expect.stringContaining('Depot Hannover'), 'Biodiesel B30', '25.001 L', 'Offen Nicht verknüpft']]);
+    expect(rows).toEqual([['BROWSER-1', '15.03.2024', expect.any(String), expect.stringContaining('Depot Hannover'), 'Biodiesel B30', '25.000,5 L', 'Offen Nicht verknüpft']]);
     await expect(page.locator('.list-totals').textContent()).resolves.toMatch(/Summe ohne Stornierte in Liter\s*25\.001/);
 
     // Cancelling asks first; "Abbrechen" there changes nothing.

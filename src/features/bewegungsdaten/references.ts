@@ -185,9 +185,18 @@ export async function referencedByMovementData(scope: TenantScope, field: Refere
  * The list columns of a reference (partner, location, product): its name on the page (the filters choose it by
  * number), number and name in the exports. Rows carry `<key>Nr` and `<key>Name`.
  */
-export function referenzSpalten<R>(key: 'partner' | 'standort' | 'produkt'): ListColumn<R>[] {
+const SORT_FROM = 'ÄÖÜäöüßÉéÈèÀàÁáÇç';
+const SORT_TO = 'AOUaousEeEeAaAaCc';
+
+export function referenzSpalten<R>(key: 'partner' | 'standort' | 'produkt', alias?: string): ListColumn<R>[] {
+  // With the rows' table alias (and their `<key>_nr`/`<key>_version`), sortable by the name the row shows: the
+  // name of the version it refers to, read for the sort alone.
+  const versions = { partner: 'tauschpartner_versionen', standort: 'standorte_versionen', produkt: 'produkte_versionen' }[key];
+  // As a German reader sorts (DIN 5007-1: an umlaut with its base letter, case ignored), whatever the database's
+  // collation (the embedded database knows only C).
+  const byName = alias && `lower(translate((select v.data->>'name' from ${versions} v where v.mandant = ${alias}.mandant and v.nr = ${alias}.${key}_nr and v.version = ${alias}.${key}_version), '${SORT_FROM}', '${SORT_TO}'))`;
   return [
-    { key: `${key}Name`, label: `bewegungsdaten:fields.${key}`, pageOnly: true },
+    { key: `${key}Name`, label: `bewegungsdaten:fields.${key}`, pageOnly: true, ...(byName ? { sql: byName } : {}) },
     { key: `${key}Nr`, label: `bewegungsdaten:fields.${key}Nr`, csvOnly: true },
     { key: `${key}Name`, label: `bewegungsdaten:fields.${key}Name`, csvOnly: true },
   ];

@@ -84,6 +84,26 @@ describe.each(ENTITIES)('$resource', (E) => {
     expect(stammdaten.text).toMatch(/<a id="record-tabs-2" href="[^"]+\?tab=stammdaten" aria-current="page">Stammdatenstand<\/a>/);
   });
 
+  it('lists quantities with the decimals they were stored with, and sorts by partner, location and product name', async () => {
+    const auth = await admin();
+    const b = body({ [E.datum]: '2021-01-04' });
+    expect((await request(t.app).post(api).set(auth).send(b)).status).toBe(201);
+    const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
+    const list = await agent.get(`${page}?von=2021-01-04&bis=2021-01-04`);
+    expect(list.text).toContain('12.500,5 L');
+    // Each of the three columns links to its sort; the rows come in the order of the names they show.
+    for (const [key, name] of [['partnerName', 'partner_name'], ['standortName', 'standort_name'], ['produktName', 'produkt_name']] as const) {
+      expect(list.text).toContain(`sort=${key}%3Aasc`);
+      const sorted = await request(t.app).get(`${api}?sort=${key}:asc&pageSize=500`).set(auth);
+      expect(sorted.status).toBe(200);
+      const names = sorted.body.data.map((r: Record<string, string>) => r[key] ?? r[name]);
+      expect(names.length).toBeGreaterThan(1);
+      // DIN 5007-1: Förde between Fo… and Fr…, case ignored (ties keep any order).
+      const din = (x: string) => x.toLowerCase().replace(/ä/g, 'a').replace(/ö/g, 'o').replace(/ü/g, 'u').replace(/ß/g, 's');
+      expect(names.map(din)).toEqual(names.map(din).sort());
+    }
+  });
+
   it('keeps showing partner, location and product as they were when the delivery was recorded', async () => {
     const auth = await admin();
     const b = body({ partnerNr: 'TP003' });

@@ -189,12 +189,12 @@ function lieferungList(spec: LieferungSpec, store: VersionedStore<Lieferung>): L
       { key: 'nr', label: 'records:fields.nr', sql: `${T}.nr`, notNull: true, href: (r, lang) => `/${lang}/bewegungsdaten/${resource}/${encodeURIComponent(r.nr)}` },
       { key: names.datum, label: `${resource}:fields.${names.datum}`, sql: `${T}.datum`, notNull: true, kind: 'date' },
       // Partner, location and product by name on screen (the filters choose them); numbers and names in the export.
-      ...referenzSpalten('partner'),
-      ...referenzSpalten('standort'),
-      ...referenzSpalten('produkt'),
+      ...referenzSpalten('partner', T),
+      ...referenzSpalten('standort', T),
+      ...referenzSpalten('produkt', T),
       // On screen to the litre with its unit, and a cancelled delivery marked in its status; the export has
       // every field on its own, the quantity exact.
-      { key: names.menge, label: `${resource}:fields.${names.menge}`, sql: `${T}.menge`, notNull: true, kind: 'number', digits: 0, suffix: (r) => String(r[names.einheit]), pageOnly: true },
+      { key: names.menge, label: `${resource}:fields.${names.menge}`, sql: `${T}.menge`, notNull: true, kind: 'number', digits: 'asStored', suffix: (r) => String(r[names.einheit]), pageOnly: true },
       {
         key: 'status', label: 'bewegungsdaten:fields.status', sql: `${T}.status`, notNull: true, pageOnly: true,
         badge: (r) => (r.storniert ? { label: 'bewegungsdaten:storniert', variant: 'error' } : { label: `bewegungsdaten:status.${r.status}`, variant: STATUS_BADGE[r.status as Lieferstatus] ?? 'neutral' }),

@@ -7,7 +7,7 @@ import type { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { CellValue, Worksheet } from 'exceljs';
 import { partsIn } from '../../http/format.js';
-import { cellText, type ListColumn } from '../list/engine.js';
+import { cellText, fractionDigits, type ListColumn } from '../list/engine.js';
 import type { ExportSource } from './rows.js';
 import type { Sink } from './sink.js';
 import type { ExportContext, ExportWriter } from './writer.js';
@@ -57,7 +57,7 @@ export function xlsxCell<R>(col: ListColumn<R>, row: R, ctx: Pick<ExportContext,
   switch (col.kind) {
     case 'number': {
       const n = Number(value);
-      return Number.isFinite(n) ? { value: n, numFmt: numberFormat(col.digits ?? 0, col.suffix?.(row)) } : { value: null };
+      return Number.isFinite(n) ? { value: n, numFmt: numberFormat(fractionDigits(col.digits, value), col.suffix?.(row)) } : { value: null };
     }
     case 'date':
     case 'datetime': {
@@ -82,7 +82,7 @@ function widths<R>(columns: ListColumn<R>[], header: string[], first: XlsxCell[]
     let widest = header[i].length;
     for (const row of first) {
       const v = row[i].value;
-      const len = v instanceof Date ? (c.kind === 'datetime' ? 16 : 10) : typeof v === 'number' ? String(Math.round(v)).length + 2 + (c.digits ?? 0) : String(v ?? '').length;
+      const len = v instanceof Date ? (c.kind === 'datetime' ? 16 : 10) : typeof v === 'number' ? String(Math.round(v)).length + 2 + (c.digits === 'asStored' ? 3 : c.digits ?? 0) : String(v ?? '').length;
       if (len > widest) widest = len;
     }
     return Math.min(Math.max(widest + 2, 8), 50);

@@ -44,8 +44,8 @@ export interface ListColumn<R> {
    */
   notNull?: boolean;
   kind?: ColumnKind;
-  /** Fraction digits of numbers. */
-  digits?: number;
+  /** Fraction digits of numbers; 'asStored': as many as the stored value has (12.500,5 L, not 12.501 L). */
+  digits?: number | 'asStored';
   /** Text after a number on screen, e.g. its unit ("24.000 L"). */
   suffix?: (row: R) => string | null;
   /** Link of the cell (the first column usually links to the detail page). */
@@ -509,6 +509,11 @@ export function listHref(
   return query ? `${base}?${query}` : base;
 }
 
+/** The fraction digits a number column shows for a value ('asStored': those the stored value has, no trailing zeros). */
+export function fractionDigits(digits: number | 'asStored' | undefined, value: unknown): number {
+  return digits === 'asStored' ? (String(value).split('.')[1] ?? '').replace(/0+$/, '').length : digits ?? 0;
+}
+
 export function cellText<R>(col: ListColumn<R>, row: R, fmt: Formatter, t: (k: string) => string): string {
   if (col.badge) return t(col.badge(row).label);
   const value = (row as Record<string, unknown>)[col.key];
@@ -516,7 +521,7 @@ export function cellText<R>(col: ListColumn<R>, row: R, fmt: Formatter, t: (k: s
   switch (col.kind) {
     case 'number': {
       const suffix = col.suffix?.(row);
-      return fmt.number(value as number | string, col.digits ?? 0) + (suffix ? ` ${suffix}` : '');
+      return fmt.number(value as number | string, fractionDigits(col.digits, value)) + (suffix ? ` ${suffix}` : '');
     }
     case 'date':
       return fmt.date(value as string);

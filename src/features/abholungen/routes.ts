@@ -6,6 +6,7 @@
 // The collection's tab posts to routes of its own rather than a RecordAction of the collection: an action
 // locks the collection first, and linking locks the Einlieferung first (verknuepfung.ts), so two opposite
 // orders could wait for each other.
+import { documentApis } from '../api-docs/registry.js';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Knex } from 'knex';
 import { z } from 'zod';
@@ -43,6 +44,14 @@ const requireLinkApi = () => eitherRight(requireApiPermission('einlieferungen', 
 const requireLinkPage = () => eitherRight(requireActionPermission('einlieferungen', 'edit'));
 
 const AbholungNrBody = z.object({ abholungNr: requiredText(32) });
+
+// The collection and the Einlieferung are described by their own record types (GET /api/abholungen/{nr},
+// GET /api/einlieferungen/{nr}); these answers are not yet described field by field.
+documentApis([
+  { method: 'get', path: '/einlieferungen/:nr/abholung', tag: 'einlieferungen', summary: 'abholung.read', ok: { 200: null } },
+  { method: 'put', path: '/einlieferungen/:nr/abholung', tag: 'einlieferungen', summary: 'abholung.link', body: AbholungNrBody, ok: { 200: null } },
+  { method: 'delete', path: '/einlieferungen/:nr/abholung', tag: 'einlieferungen', summary: 'abholung.unlink', ok: { 200: null } },
+]);
 const EinlieferungNrBody = z.object({ einlieferungNr: requiredText(32) });
 
 /**

@@ -27,7 +27,7 @@ import type { EntityConfig } from './entity.js';
 import { checkUpload, readFile, receiveFiles, sendFile, type FileRef, type Upload } from './files.js';
 import { fieldLabel, formGroups, formValue, historyValue } from './presenter.js';
 import { lockProblem, mentioned, recordService } from './service.js';
-import { documentEntity, recordSchema } from '../features/api-docs/records.js';
+import { documentEntity, rowSchema } from '../features/api-docs/records.js';
 
 const NrBody = z.object({ nr: recordNr() });
 /** The tabs every record has: its fields and actions, and its versions. */
@@ -227,7 +227,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   });
   mountListApi(api, knex, cfg.list, cfg.resource, cfg.area, {
     title: `${cfg.ns}:title`, filename: cfg.resource, present: cfg.api && ((row, mandant) => apiRecord(cfg.api, row, mandant)),
-    row: recordSchema(rec),
+    row: rowSchema(rec),
   });
 
   const editGuards = [...guardsFor(detailPath), requireActionPermission(cfg.area, 'edit')];

@@ -39,6 +39,25 @@ export function recordSchema(cfg: EntityConfig<Rec>): JsonSchema {
   return { type: 'object', properties, required: ['nr', 'version'], additionalProperties: false };
 }
 
+const COLUMN_TYPES: Record<string, JsonSchema> = {
+  text: { type: ['string', 'null'] },
+  number: { type: ['string', 'number', 'null'] },
+  date: { type: ['string', 'null'] },
+  datetime: { type: ['string', 'null'] },
+  boolean: { type: ['boolean', 'null'] },
+};
+
+/**
+ * A list row of a record type: the record, and what its list adds, each column of the list definition that the
+ * record does not store (a partner's name beside its number), typed by the column's kind.
+ */
+export function rowSchema(cfg: EntityConfig<Rec>): JsonSchema {
+  const record = recordSchema(cfg);
+  const properties = { ...(record.properties as Record<string, JsonSchema>) };
+  for (const c of cfg.list.columns) properties[c.key] ??= COLUMN_TYPES[c.kind ?? 'text'];
+  return { ...record, properties };
+}
+
 /**
  * A stored value's type, without the input's limits: what was stored under an older rule (a longer text, a
  * value since refused) is still answered as it is.

@@ -13,7 +13,7 @@ const Permissions = Envelope(z.object({ userId: z.number().int(), permissions: P
 const params = z.object({ userId: z.string().regex(/^[1-9]\d{0,8}$/) });
 
 documentApis([
-  { method: 'get', path: '/berechtigungen/:userId', tag: 'berechtigungen', summary: 'berechtigungen.read', params, ok: { 200: Permissions } },
+  { method: 'get', path: '/berechtigungen/:userId', tag: 'berechtigungen', summary: 'berechtigungen.read', params, ok: { 200: Permissions }, errors: [409] },
   { method: 'put', path: '/berechtigungen/:userId', tag: 'berechtigungen', summary: 'berechtigungen.write', params, body: PermissionsBody, ok: { 200: Permissions } },
 ]);
 import { getPermissions, savePermissions, userNotFound } from './service.js';

@@ -17,7 +17,7 @@ import { documentApi } from '../api-docs/registry.js';
 // The trace is not yet described field by field (null: see api-docs.test.ts).
 documentApi({
   method: 'get', path: '/nachweisverfolgung/:nr', tag: 'nachweisverfolgung', summary: 'nachweisverfolgung.read',
-  query: z.object({ art: z.enum(['einlieferung', 'ablieferung']).optional() }), ok: { 200: null },
+  query: z.object({ art: z.enum(['einlieferung', 'ablieferung']).optional() }), ok: { 200: null }, errors: [409],
 });
 import { oeffne } from './service.js';
 import { heuteInDeutschland } from './trace.js';

@@ -18,8 +18,8 @@ const Publikation = Envelope(z.object({
   veroeffentlicht: z.boolean(), seit: z.string().nullable(), token: z.string().nullable(), pfad: z.string().nullable(), vollbildPfad: z.string().nullable(), api: z.string().nullable(),
 }).strict());
 const Anzeige = z.object({
-  mandant: z.string(), heute: z.number(), monat: z.number(), jahr: z.number(), stand: z.string(), berechnetAm: z.string(),
-  aequivalente: z.array(z.object({ einheit: z.string(), anzahl: z.number(), quelle: z.string(), kgCo2e: z.number() }).strict()),
+  mandant: z.string(), heute: z.string().describe('t CO2eq, a decimal'), monat: z.string(), jahr: z.string(), stand: z.string(), berechnetAm: z.string(),
+  aequivalente: z.array(z.object({ einheit: z.string(), anzahl: z.number(), quelle: z.string(), kgCo2e: z.string() }).strict()),
 }).strict();
 documentApis([
   { method: 'get', path: '/thg-anzeige/:token', tag: 'thg-anzeige', summary: 'thgAnzeige.public', public: true, ok: { 200: Anzeige } },

@@ -62,6 +62,34 @@ describe('the OpenAPI description at /api/docs/openapi.json', () => {
   });
 });
 
+/**
+ * Operations whose success body is not yet described field by field (their statuses and content types are still
+ * checked). The list only shrinks: a new route describes its answer (registry.ts), and describing one of these
+ * makes this test ask for its removal here.
+ */
+const UNDESCRIBED = [
+  'GET /api/gesetzeswerte/am/{datum}',
+  'GET /api/einlieferungen/{nr}/abholung', 'PUT /api/einlieferungen/{nr}/abholung', 'DELETE /api/einlieferungen/{nr}/abholung',
+  'GET /api/ablieferungen/{nr}/nachweise', 'POST /api/ablieferungen/{nr}/nachweise', 'DELETE /api/ablieferungen/{nr}/nachweise/{nachweisNr}',
+  'GET /api/nachweisverfolgung', 'GET /api/nachweisverfolgung/{nr}',
+  'GET /api/bilanzen', 'GET /api/bilanzen/{id}', 'POST /api/bilanzen', 'PUT /api/bilanzen/{id}',
+  'POST /api/bilanzen/{id}/positionen', 'PUT /api/bilanzen/{id}/positionen/{p}', 'DELETE /api/bilanzen/{id}/positionen/{p}',
+  'POST /api/bilanzen/{id}/positionen/{p}/teilung', 'POST /api/bilanzen/{id}/verteilung', 'POST /api/bilanzen/{id}/zuruecksetzen',
+  'GET /api/pocs',
+  'GET /api/tankstelle', 'GET /api/tankstelle/zapfsaeulen', 'GET /api/tankstelle/lieferkette', 'GET /api/tankstelle/einstellungen',
+];
+
+describe('answers described field by field', () => {
+  it('every operation but the known few describes its JSON answer', () => {
+    const undescribed = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).filter(([, op]) => {
+      const responses = (op as { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }).responses;
+      return Object.entries(responses).some(([status, r]) => /^2/.test(status) && r.content?.['application/json'] && !r.content['application/json'].schema);
+    }).map(([method]) => `${method.toUpperCase()} ${path}`));
+    expect(undescribed.filter((o) => !UNDESCRIBED.includes(o)), 'operations whose answer is not described').toEqual([]);
+    expect(UNDESCRIBED.filter((o) => !undescribed.includes(o)), 'described now: remove them from UNDESCRIBED').toEqual([]);
+  });
+});
+
 describe('the page /api/docs', () => {
   it.each([
     ['de', 'API-Beschreibung', 'Einlieferungen'],

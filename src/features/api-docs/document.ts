@@ -29,9 +29,9 @@ export const isTenantOperation = (op: ApiOperation) => !op.public && !isTenantEx
 
 /** The error statuses an operation can answer: what every call can, what its kind of call can, what it declares. */
 export function errorStatuses(op: ApiOperation): number[] {
-  const s = new Set<number>([400, 500, 503]);
+  // 404 everywhere: an unknown record, and any address longer than the app accepts (src/app.ts).
+  const s = new Set<number>([400, 404, 500, 503]);
   if (!op.public) [401, 403].forEach((x) => s.add(x));
-  if (op.path.includes(':') || op.method !== 'get') s.add(404);
   if (op.method !== 'get') [409, 413].forEach((x) => s.add(x));
   for (const x of op.errors ?? []) s.add(x);
   return [...s].sort((a, b) => a - b);

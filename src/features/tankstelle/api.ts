@@ -22,10 +22,10 @@ import { EinstellungenSchema } from './schema.js';
 const standort = z.object({ standortNr: z.string().max(32).optional() });
 const Einstellungen = z.object({ reichweiteTage: z.number().int(), verbrauchTage: z.number().int() });
 documentApis([
-  { method: 'get', path: '/tankstelle', tag: 'tankstelle', summary: 'tankstelle.tanks', query: standort, ok: { 200: null }, errors: [404] },
-  { method: 'get', path: '/tankstelle/zapfsaeulen', tag: 'tankstelle', summary: 'tankstelle.pumps', query: standort, ok: { 200: null }, errors: [404] },
-  { method: 'get', path: '/tankstelle/lieferkette', tag: 'tankstelle', summary: 'tankstelle.chain', query: standort.extend({ produktNr: z.string().max(32).optional() }), ok: { 200: null }, errors: [404] },
-  { method: 'get', path: '/tankstelle/einstellungen', tag: 'tankstelle', summary: 'tankstelle.settingsRead', ok: { 200: null }, errors: [404] },
+  { method: 'get', path: '/tankstelle', tag: 'tankstelle', summary: 'tankstelle.tanks', query: standort, ok: { 200: null } },
+  { method: 'get', path: '/tankstelle/zapfsaeulen', tag: 'tankstelle', summary: 'tankstelle.pumps', query: standort, ok: { 200: null } },
+  { method: 'get', path: '/tankstelle/lieferkette', tag: 'tankstelle', summary: 'tankstelle.chain', query: standort.extend({ produktNr: z.string().max(32).optional() }), ok: { 200: null } },
+  { method: 'get', path: '/tankstelle/einstellungen', tag: 'tankstelle', summary: 'tankstelle.settingsRead', ok: { 200: null } },
   { method: 'put', path: '/tankstelle/einstellungen', tag: 'tankstelle', summary: 'tankstelle.settingsWrite', body: EinstellungenSchema, ok: { 200: Einstellungen.extend({ success: z.literal(true) }) } },
 ]);
 import * as service from './service.js';

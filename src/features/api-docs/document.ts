@@ -21,6 +21,14 @@ export function jsonSchema(s: Schema, io: 'input' | 'output'): JsonSchema {
   if (!isZod(s)) return s;
   const { $schema, ...rest } = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
   void $schema;
+  if (io === 'input' && s instanceof z.ZodObject && Array.isArray(rest.required)) {
+    // A field whose schema turns a missing value into one (a preprocess to null, a default) may be left out,
+    // though zod's conversion names it required: asked of the schema itself, as the server will ask it.
+    const shape = s.shape as Record<string, z.ZodType>;
+    const required = (rest.required as string[]).filter((f) => !shape[f]?.safeParse(undefined).success);
+    if (required.length) rest.required = required;
+    else delete rest.required;
+  }
   return rest;
 }
 

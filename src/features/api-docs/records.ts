@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { EntityConfig } from '../../records/entity.js';
 import type { ListDefinition } from '../../records/list/engine.js';
+import { jsonSchema } from './document.js';
 import { listQuery } from './lists.js';
 import { FILE_KINDS } from '../../records/files.js';
 import { documentApi, EXPORT_TYPES, type JsonSchema, type Schema } from './registry.js';
@@ -16,7 +17,7 @@ const nullable = (s: JsonSchema): JsonSchema => (Object.keys(s).length === 0 ? s
 
 /** The JSON Schema of a zod schema's object properties (input or output), without the document's $schema. */
 export function propertiesOf(schema: z.ZodType, io: 'input' | 'output'): { properties: Record<string, JsonSchema>; required: string[] } {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  const json = jsonSchema(schema, io);
   return { properties: (json.properties as Record<string, JsonSchema>) ?? {}, required: (json.required as string[]) ?? [] };
 }
 

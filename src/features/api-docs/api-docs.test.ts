@@ -69,14 +69,12 @@ describe('the OpenAPI description at /api/docs/openapi.json', () => {
  */
 const UNDESCRIBED = [
   'GET /api/gesetzeswerte/am/{datum}',
-  'GET /api/einlieferungen/{nr}/abholung', 'PUT /api/einlieferungen/{nr}/abholung', 'DELETE /api/einlieferungen/{nr}/abholung',
   'GET /api/ablieferungen/{nr}/nachweise', 'POST /api/ablieferungen/{nr}/nachweise', 'DELETE /api/ablieferungen/{nr}/nachweise/{nachweisNr}',
   'GET /api/nachweisverfolgung', 'GET /api/nachweisverfolgung/{nr}',
-  'GET /api/bilanzen', 'GET /api/bilanzen/{id}', 'POST /api/bilanzen', 'PUT /api/bilanzen/{id}',
+  'GET /api/bilanzen/{id}', 'POST /api/bilanzen', 'PUT /api/bilanzen/{id}',
   'POST /api/bilanzen/{id}/positionen', 'PUT /api/bilanzen/{id}/positionen/{p}', 'DELETE /api/bilanzen/{id}/positionen/{p}',
   'POST /api/bilanzen/{id}/positionen/{p}/teilung', 'POST /api/bilanzen/{id}/verteilung', 'POST /api/bilanzen/{id}/zuruecksetzen',
-  'GET /api/pocs',
-  'GET /api/tankstelle', 'GET /api/tankstelle/zapfsaeulen', 'GET /api/tankstelle/lieferkette', 'GET /api/tankstelle/einstellungen',
+  'GET /api/tankstelle', 'GET /api/tankstelle/zapfsaeulen', 'GET /api/tankstelle/lieferkette',
 ];
 
 describe('answers described field by field', () => {

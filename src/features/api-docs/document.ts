@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { TFunction } from 'i18next';
 import { z } from 'zod';
 import { isTenantExempt } from '../../http/tenant-exempt.js';
-import { declaredOperations, isFileAnswer, isZod, type Answer, type ApiOperation, type JsonSchema, type Schema } from './registry.js';
+import { declaredOperations, isFileAnswer, isZod, namedSchemas, type Answer, type ApiOperation, type JsonSchema, type Schema } from './registry.js';
 
 export type OpenApiDocument = JsonSchema & { paths: Record<string, Record<string, JsonSchema>> };
 
@@ -135,7 +135,7 @@ export function buildDocument(t: TFunction, ops: ApiOperation[] = declaredOperat
     tags,
     paths,
     components: {
-      schemas: { Error: ERROR_SCHEMA },
+      schemas: { Error: ERROR_SCHEMA, ...namedSchemas() },
       responses: Object.fromEntries(statuses.map((s) => [
         `E${s}`,
         { description: t(`api-docs:status.${s}`), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },

@@ -8,7 +8,7 @@ import type { ListDefinition } from '../../records/list/engine.js';
 import { jsonSchema } from './document.js';
 import { listQuery } from './lists.js';
 import { FILE_KINDS } from '../../records/files.js';
-import { documentApi, EXPORT_TYPES, type JsonSchema, type Schema } from './registry.js';
+import { documentApi, EXPORT_TYPES, nameSchema, type JsonSchema, type Schema } from './registry.js';
 
 type Rec = Record<string, unknown>;
 
@@ -100,7 +100,7 @@ const VERSIONS = z.object({
   pageSize: z.number().int(),
 }).strict();
 
-const envelope = (data: JsonSchema): JsonSchema => ({ type: 'object', properties: { success: { const: true }, data }, required: ['success', 'data'], additionalProperties: false });
+export const envelope = (data: JsonSchema): JsonSchema => ({ type: 'object', properties: { success: { const: true }, data }, required: ['success', 'data'], additionalProperties: false });
 
 /** A list API's page, `{data, total, totalExact, page, pageSize}` and the sums of lists that have them. */
 export function pageSchema(row: JsonSchema | null, def: ListDefinition<unknown, never>): JsonSchema {
@@ -131,12 +131,16 @@ export function documentList(def: ListDefinition<unknown, never>, resource: stri
   });
 }
 
+/** `{success: true, data: <a record of that type>}`, for answers of other routes that carry one. */
+export const recordEnvelope = (resource: string): JsonSchema => envelope({ $ref: `#/components/schemas/${resource}` });
+
 /** Declares every generic route entityRoutes mounts for this record type. */
 export function documentEntity(cfg: EntityConfig<Rec>): void {
   const tag = cfg.resource;
   const base = `/${cfg.resource}`;
   const one = `${base}/:nr`;
-  const record = recordSchema(cfg);
+  // One record schema per type, named after its resource (the generated client's type of it).
+  const record = nameSchema(cfg.resource, recordSchema(cfg));
   const ifMatch = [{ name: 'If-Match', description: 'the version the change is based on ("3"); none: unchecked' }];
   documentApi({ method: 'get', path: one, tag, summary: 'generic.read', ok: { 200: envelope(record) } });
   documentApi({ method: 'get', path: `${one}/versionen`, tag, summary: 'generic.versions', ok: { 200: VERSIONS } });

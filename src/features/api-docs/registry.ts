@@ -68,6 +68,19 @@ export function documentApis(ops: ApiOperation[]): void {
   for (const op of ops) documentApi(op);
 }
 
+const named = new Map<string, JsonSchema>();
+
+/** A schema under a name of its own (`components/schemas/<name>`), for answers that share it. */
+export function nameSchema(name: string, schema: JsonSchema): JsonSchema {
+  named.set(name, schema);
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+/** The named schemas (document.ts puts them under components). */
+export function namedSchemas(): Record<string, JsonSchema> {
+  return Object.fromEntries(named);
+}
+
 /** Every declared operation, in declaration order. */
 export function declaredOperations(): ApiOperation[] {
   return [...operations.values()];

@@ -2020,6 +2020,248 @@ export interface components {
                 message: string;
             }[];
         };
+        tauschpartner: {
+            nr: string;
+            version: number;
+            status?: string;
+            updatedAt?: string;
+            name?: string | null;
+            strasse?: unknown;
+            hausNr?: unknown;
+            plz?: unknown;
+            stadt?: unknown;
+            land?: unknown;
+            email?: unknown;
+            gruppe?: unknown;
+            vertrag?: unknown;
+            vertragDatei?: unknown;
+            regeln?: ({
+                [key: string]: unknown;
+            }[] | {
+                [key: string]: unknown;
+            }) | null;
+            group?: unknown;
+        };
+        standorte: {
+            nr: string;
+            version: number;
+            status?: string;
+            updatedAt?: string;
+            name?: string | null;
+            strasse?: unknown;
+            hausNr?: unknown;
+            plz?: unknown;
+            stadt?: unknown;
+            land?: unknown;
+            code?: unknown;
+            anlage?: unknown;
+            quota?: unknown;
+        };
+        produkte: {
+            nr: string;
+            version: number;
+            status?: string;
+            updatedAt?: string;
+            name?: unknown;
+            produktgruppe?: unknown;
+            produkttyp?: unknown;
+            biogehalt?: unknown;
+            lcv?: unknown;
+            lcvEinheit?: unknown;
+            beschreibung?: unknown;
+            kommentar?: unknown;
+        };
+        einlieferungen: {
+            nr: string;
+            version: number;
+            status?: ("open" | "inProgress" | "completed" | "locked") | null;
+            updatedAt?: string;
+            typ?: unknown;
+            biogehalt?: unknown;
+            entladeneMenge?: unknown;
+            unitOfMeasure?: ("L" | "kg") | null;
+            entladedatum?: unknown;
+            manuelleEingabe?: unknown;
+            partnerNr?: string | null;
+            partnerVersion?: unknown;
+            standortNr?: string | null;
+            standortVersion?: unknown;
+            produktNr?: string | null;
+            produktVersion?: unknown;
+            produktgruppe?: (("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null) | null;
+            contractNumber?: unknown;
+            incoterm?: (("EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF") | null) | null;
+            vehicleName?: unknown;
+            kommentar?: unknown;
+            storniert?: unknown;
+            abholungNr?: unknown;
+            /** @enum {string} */
+            verknuepfungStatus?: "nicht_verknuepft" | "vorlaeufig" | "endgueltig";
+        };
+        ablieferungen: {
+            nr: string;
+            version: number;
+            status?: ("open" | "inProgress" | "completed" | "locked") | null;
+            updatedAt?: string;
+            typ?: unknown;
+            biogehalt?: unknown;
+            menge?: unknown;
+            uomMenge?: ("L" | "kg") | null;
+            lieferdatum?: unknown;
+            manuelleEingabe?: unknown;
+            partnerNr?: string | null;
+            partnerVersion?: unknown;
+            standortNr?: string | null;
+            standortVersion?: unknown;
+            produktNr?: string | null;
+            produktVersion?: unknown;
+            produktgruppe?: (("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null) | null;
+            contractNumber?: unknown;
+            incoterm?: (("EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF") | null) | null;
+            vehicleName?: unknown;
+            kommentar?: unknown;
+            storniert?: unknown;
+            /** @enum {string} */
+            zertifikatStatus?: "keine" | "ohne_endgueltige" | "mit_endgueltigen";
+        };
+        abholungen: {
+            nr: string;
+            version: number;
+            status?: string;
+            updatedAt?: string;
+            bilanzierungNr?: unknown;
+            lieferdatum?: unknown;
+            lieferstelleNr?: string | null;
+            lieferant?: unknown;
+            ablieferungNr?: unknown;
+            produktNr?: unknown;
+            produktgruppe?: ("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null;
+            abgangProdukt?: unknown;
+            produkttyp?: unknown;
+            kraftstoffmenge?: unknown;
+            menge?: unknown;
+            volumen?: unknown;
+            einheit?: ("L" | "kg") | null;
+            anteil?: unknown;
+            biogehalt?: unknown;
+            kommentar?: unknown;
+            nachweise?: (string | {
+                [key: string]: unknown;
+            })[] | null;
+            storniert?: unknown;
+            lieferstelle?: {
+                nr: string;
+                name: string | null;
+            };
+            einlieferungen?: {
+                [key: string]: unknown;
+            }[];
+        };
+        bestaende: {
+            nr: string;
+            version: number;
+            status?: string;
+            updatedAt?: string;
+            datum?: unknown;
+            standortNr?: string | null;
+            produktNr?: string | null;
+            volumen?: unknown;
+            fuellstand?: unknown;
+            id?: string;
+            mandant?: string;
+        };
+        nachweisbescheinigungen: {
+            nr: string;
+            version: number;
+            status?: string;
+            updatedAt?: string;
+            nachweisNr?: string | null;
+            volumen?: unknown;
+            lieferdatum?: unknown;
+            kommentar?: unknown;
+            volumenVerbleibend?: unknown;
+            einheit?: unknown;
+            standortNr?: unknown;
+            produktNr?: unknown;
+            produktgruppe?: unknown;
+            thgEmission?: unknown;
+            nnwAnteil?: unknown;
+            nnwEnergie?: unknown;
+            rohstoff?: unknown;
+            anbauland?: unknown;
+            biomasseArt?: unknown;
+            biomasseCode?: unknown;
+            attributAnnexIx?: unknown;
+            zertifizierungssystem?: unknown;
+            nnwProduktNr?: unknown;
+            nnwProduktName?: unknown;
+            referenzNachweisNr?: unknown;
+            ablieferungNr?: unknown;
+            bilanzId?: unknown;
+            storniert?: unknown;
+        };
+        nachweise: {
+            nr: string;
+            version: number;
+            status?: string;
+            updatedAt?: string;
+            ausstellungsdatum?: unknown;
+            zeitraumVon?: unknown;
+            zeitraumBis?: unknown;
+            zertifizierungssystem?: ("ISCC EU" | "REDcert-EU" | "2BSvs" | "KZR INiG" | "Bonsucro EU" | "RSB EU RED" | "RSPO RED" | "SURE-EU" | "Better Biomass" | "Nabisy") | null;
+            schema?: (("massenbilanz" | "segregation" | "identitaetserhalt") | null) | null;
+            referenzPosNr?: unknown;
+            vorlaeufig?: unknown;
+            redIIKonform?: unknown;
+            datei?: unknown;
+            zusatzinfo?: unknown;
+            standortNr?: string | null;
+            produktNr?: string | null;
+            produktgruppe?: (("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null) | null;
+            menge?: unknown;
+            einheit?: ("L" | "kg") | null;
+            gesamtLiefermenge?: unknown;
+            dichte?: unknown;
+            lcv?: unknown;
+            biogehalt?: unknown;
+            lieferungVon?: unknown;
+            lieferungBis?: unknown;
+            rohstoff?: ("raps" | "sonnenblume" | "soja" | "palm" | "altspeiseoel" | "tierfett" | "talloel" | "pome" | "abfalloel" | "zuckerruebe" | "zuckerrohr" | "mais" | "weizen" | "getreide" | "agrarreststoffe" | "holz") | null;
+            biomasseArt?: unknown;
+            biomasseCode?: unknown;
+            herkunftsland?: unknown;
+            abfall?: unknown;
+            nachhaltig?: unknown;
+            anlageInbetriebnahme?: unknown;
+            eec?: unknown;
+            el?: unknown;
+            ep?: unknown;
+            etd?: unknown;
+            eu?: unknown;
+            esca?: unknown;
+            eccs?: unknown;
+            eccr?: unknown;
+            waermeAllokiert?: unknown;
+            stromAllokiert?: unknown;
+            gesamtStandardwert?: unknown;
+            lieferant?: unknown;
+            lieferantZertifikatNr?: unknown;
+            empfaenger?: unknown;
+            vertragsNr?: unknown;
+            versandort?: unknown;
+            empfangsort?: unknown;
+            mengeVerbleibend?: unknown;
+            energiegehalt?: unknown;
+            thg?: unknown;
+            einsparung?: unknown;
+            schwelle?: unknown;
+            vergleichswert?: unknown;
+            basiswert?: unknown;
+            thgMinderungT?: unknown;
+            hinweise?: unknown;
+            referenzNachweisNr?: unknown;
+            storniert?: unknown;
+        };
     };
     responses: {
         /** @description Bad input, or X-Mandant missing */
@@ -4105,7 +4347,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            id: number;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            zeitraumVon: string;
+                            zeitraumBis: string;
+                            /** @enum {string} */
+                            status: "offen" | "geschlossen";
+                            verteilt: boolean;
+                            einheit: string;
+                            mengeGesamt: string | null;
+                            bioMenge: string | null;
+                            zugeordnet: string | null;
+                            restBioMenge: string | null;
+                            biogehalt: string | null;
+                            thgMinderungT: string | null;
+                        }[];
+                        total: number;
+                        totalExact?: boolean;
+                        page: number;
+                        pageSize: number;
+                    };
                     "text/csv": string;
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     "application/pdf": string;
@@ -4974,7 +5240,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        reichweiteTage: number;
+                        verbrauchTage: number;
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -5504,7 +5773,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["abholungen"];
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -5543,7 +5816,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["einlieferungen"];
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -5578,7 +5855,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["einlieferungen"];
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -6839,28 +7120,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            name?: string | null;
-                            strasse?: unknown;
-                            hausNr?: unknown;
-                            plz?: unknown;
-                            stadt?: unknown;
-                            land?: unknown;
-                            email?: unknown;
-                            gruppe?: unknown;
-                            vertrag?: unknown;
-                            vertragDatei?: unknown;
-                            regeln?: ({
-                                [key: string]: unknown;
-                            }[] | {
-                                [key: string]: unknown;
-                            }) | null;
-                            group?: unknown;
-                        };
+                        data: components["schemas"]["tauschpartner"];
                     };
                 };
             };
@@ -6918,28 +7178,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            name?: string | null;
-                            strasse?: unknown;
-                            hausNr?: unknown;
-                            plz?: unknown;
-                            stadt?: unknown;
-                            land?: unknown;
-                            email?: unknown;
-                            gruppe?: unknown;
-                            vertrag?: unknown;
-                            vertragDatei?: unknown;
-                            regeln?: ({
-                                [key: string]: unknown;
-                            }[] | {
-                                [key: string]: unknown;
-                            }) | null;
-                            group?: unknown;
-                        };
+                        data: components["schemas"]["tauschpartner"];
                     };
                 };
             };
@@ -7159,28 +7398,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            name?: string | null;
-                            strasse?: unknown;
-                            hausNr?: unknown;
-                            plz?: unknown;
-                            stadt?: unknown;
-                            land?: unknown;
-                            email?: unknown;
-                            gruppe?: unknown;
-                            vertrag?: unknown;
-                            vertragDatei?: unknown;
-                            regeln?: ({
-                                [key: string]: unknown;
-                            }[] | {
-                                [key: string]: unknown;
-                            }) | null;
-                            group?: unknown;
-                        };
+                        data: components["schemas"]["tauschpartner"];
                     };
                 };
             };
@@ -7230,28 +7448,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            name?: string | null;
-                            strasse?: unknown;
-                            hausNr?: unknown;
-                            plz?: unknown;
-                            stadt?: unknown;
-                            land?: unknown;
-                            email?: unknown;
-                            gruppe?: unknown;
-                            vertrag?: unknown;
-                            vertragDatei?: unknown;
-                            regeln?: ({
-                                [key: string]: unknown;
-                            }[] | {
-                                [key: string]: unknown;
-                            }) | null;
-                            group?: unknown;
-                        };
+                        data: components["schemas"]["tauschpartner"];
                     };
                 };
             };
@@ -7333,28 +7530,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            name?: string | null;
-                            strasse?: unknown;
-                            hausNr?: unknown;
-                            plz?: unknown;
-                            stadt?: unknown;
-                            land?: unknown;
-                            email?: unknown;
-                            gruppe?: unknown;
-                            vertrag?: unknown;
-                            vertragDatei?: unknown;
-                            regeln?: ({
-                                [key: string]: unknown;
-                            }[] | {
-                                [key: string]: unknown;
-                            }) | null;
-                            group?: unknown;
-                        };
+                        data: components["schemas"]["tauschpartner"];
                     };
                 };
             };
@@ -7393,21 +7569,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            name?: string | null;
-                            strasse?: unknown;
-                            hausNr?: unknown;
-                            plz?: unknown;
-                            stadt?: unknown;
-                            land?: unknown;
-                            code?: unknown;
-                            anlage?: unknown;
-                            quota?: unknown;
-                        };
+                        data: components["schemas"]["standorte"];
                     };
                 };
             };
@@ -7462,21 +7624,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            name?: string | null;
-                            strasse?: unknown;
-                            hausNr?: unknown;
-                            plz?: unknown;
-                            stadt?: unknown;
-                            land?: unknown;
-                            code?: unknown;
-                            anlage?: unknown;
-                            quota?: unknown;
-                        };
+                        data: components["schemas"]["standorte"];
                     };
                 };
             };
@@ -7686,21 +7834,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            name?: string | null;
-                            strasse?: unknown;
-                            hausNr?: unknown;
-                            plz?: unknown;
-                            stadt?: unknown;
-                            land?: unknown;
-                            code?: unknown;
-                            anlage?: unknown;
-                            quota?: unknown;
-                        };
+                        data: components["schemas"]["standorte"];
                     };
                 };
             };
@@ -7750,21 +7884,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            name?: string | null;
-                            strasse?: unknown;
-                            hausNr?: unknown;
-                            plz?: unknown;
-                            stadt?: unknown;
-                            land?: unknown;
-                            code?: unknown;
-                            anlage?: unknown;
-                            quota?: unknown;
-                        };
+                        data: components["schemas"]["standorte"];
                     };
                 };
             };
@@ -7803,20 +7923,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            name?: unknown;
-                            produktgruppe?: unknown;
-                            produkttyp?: unknown;
-                            biogehalt?: unknown;
-                            lcv?: unknown;
-                            lcvEinheit?: unknown;
-                            beschreibung?: unknown;
-                            kommentar?: unknown;
-                        };
+                        data: components["schemas"]["produkte"];
                     };
                 };
             };
@@ -7872,20 +7979,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            name?: unknown;
-                            produktgruppe?: unknown;
-                            produkttyp?: unknown;
-                            biogehalt?: unknown;
-                            lcv?: unknown;
-                            lcvEinheit?: unknown;
-                            beschreibung?: unknown;
-                            kommentar?: unknown;
-                        };
+                        data: components["schemas"]["produkte"];
                     };
                 };
             };
@@ -8095,20 +8189,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            name?: unknown;
-                            produktgruppe?: unknown;
-                            produkttyp?: unknown;
-                            biogehalt?: unknown;
-                            lcv?: unknown;
-                            lcvEinheit?: unknown;
-                            beschreibung?: unknown;
-                            kommentar?: unknown;
-                        };
+                        data: components["schemas"]["produkte"];
                     };
                 };
             };
@@ -8158,20 +8239,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            name?: unknown;
-                            produktgruppe?: unknown;
-                            produkttyp?: unknown;
-                            biogehalt?: unknown;
-                            lcv?: unknown;
-                            lcvEinheit?: unknown;
-                            beschreibung?: unknown;
-                            kommentar?: unknown;
-                        };
+                        data: components["schemas"]["produkte"];
                     };
                 };
             };
@@ -8210,33 +8278,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: ("open" | "inProgress" | "completed" | "locked") | null;
-                            updatedAt?: string;
-                            typ?: unknown;
-                            biogehalt?: unknown;
-                            entladeneMenge?: unknown;
-                            unitOfMeasure?: ("L" | "kg") | null;
-                            entladedatum?: unknown;
-                            manuelleEingabe?: unknown;
-                            partnerNr?: string | null;
-                            partnerVersion?: unknown;
-                            standortNr?: string | null;
-                            standortVersion?: unknown;
-                            produktNr?: string | null;
-                            produktVersion?: unknown;
-                            produktgruppe?: (("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null) | null;
-                            contractNumber?: unknown;
-                            incoterm?: (("EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF") | null) | null;
-                            vehicleName?: unknown;
-                            kommentar?: unknown;
-                            storniert?: unknown;
-                            abholungNr?: unknown;
-                            /** @enum {string} */
-                            verknuepfungStatus?: "nicht_verknuepft" | "vorlaeufig" | "endgueltig";
-                        };
+                        data: components["schemas"]["einlieferungen"];
                     };
                 };
             };
@@ -8299,33 +8341,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: ("open" | "inProgress" | "completed" | "locked") | null;
-                            updatedAt?: string;
-                            typ?: unknown;
-                            biogehalt?: unknown;
-                            entladeneMenge?: unknown;
-                            unitOfMeasure?: ("L" | "kg") | null;
-                            entladedatum?: unknown;
-                            manuelleEingabe?: unknown;
-                            partnerNr?: string | null;
-                            partnerVersion?: unknown;
-                            standortNr?: string | null;
-                            standortVersion?: unknown;
-                            produktNr?: string | null;
-                            produktVersion?: unknown;
-                            produktgruppe?: (("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null) | null;
-                            contractNumber?: unknown;
-                            incoterm?: (("EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF") | null) | null;
-                            vehicleName?: unknown;
-                            kommentar?: unknown;
-                            storniert?: unknown;
-                            abholungNr?: unknown;
-                            /** @enum {string} */
-                            verknuepfungStatus?: "nicht_verknuepft" | "vorlaeufig" | "endgueltig";
-                        };
+                        data: components["schemas"]["einlieferungen"];
                     };
                 };
             };
@@ -8538,33 +8554,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: ("open" | "inProgress" | "completed" | "locked") | null;
-                            updatedAt?: string;
-                            typ?: unknown;
-                            biogehalt?: unknown;
-                            entladeneMenge?: unknown;
-                            unitOfMeasure?: ("L" | "kg") | null;
-                            entladedatum?: unknown;
-                            manuelleEingabe?: unknown;
-                            partnerNr?: string | null;
-                            partnerVersion?: unknown;
-                            standortNr?: string | null;
-                            standortVersion?: unknown;
-                            produktNr?: string | null;
-                            produktVersion?: unknown;
-                            produktgruppe?: (("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null) | null;
-                            contractNumber?: unknown;
-                            incoterm?: (("EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF") | null) | null;
-                            vehicleName?: unknown;
-                            kommentar?: unknown;
-                            storniert?: unknown;
-                            abholungNr?: unknown;
-                            /** @enum {string} */
-                            verknuepfungStatus?: "nicht_verknuepft" | "vorlaeufig" | "endgueltig";
-                        };
+                        data: components["schemas"]["einlieferungen"];
                     };
                 };
             };
@@ -8613,33 +8603,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: ("open" | "inProgress" | "completed" | "locked") | null;
-                            updatedAt?: string;
-                            typ?: unknown;
-                            biogehalt?: unknown;
-                            entladeneMenge?: unknown;
-                            unitOfMeasure?: ("L" | "kg") | null;
-                            entladedatum?: unknown;
-                            manuelleEingabe?: unknown;
-                            partnerNr?: string | null;
-                            partnerVersion?: unknown;
-                            standortNr?: string | null;
-                            standortVersion?: unknown;
-                            produktNr?: string | null;
-                            produktVersion?: unknown;
-                            produktgruppe?: (("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null) | null;
-                            contractNumber?: unknown;
-                            incoterm?: (("EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF") | null) | null;
-                            vehicleName?: unknown;
-                            kommentar?: unknown;
-                            storniert?: unknown;
-                            abholungNr?: unknown;
-                            /** @enum {string} */
-                            verknuepfungStatus?: "nicht_verknuepft" | "vorlaeufig" | "endgueltig";
-                        };
+                        data: components["schemas"]["einlieferungen"];
                     };
                 };
             };
@@ -8678,32 +8642,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: ("open" | "inProgress" | "completed" | "locked") | null;
-                            updatedAt?: string;
-                            typ?: unknown;
-                            biogehalt?: unknown;
-                            menge?: unknown;
-                            uomMenge?: ("L" | "kg") | null;
-                            lieferdatum?: unknown;
-                            manuelleEingabe?: unknown;
-                            partnerNr?: string | null;
-                            partnerVersion?: unknown;
-                            standortNr?: string | null;
-                            standortVersion?: unknown;
-                            produktNr?: string | null;
-                            produktVersion?: unknown;
-                            produktgruppe?: (("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null) | null;
-                            contractNumber?: unknown;
-                            incoterm?: (("EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF") | null) | null;
-                            vehicleName?: unknown;
-                            kommentar?: unknown;
-                            storniert?: unknown;
-                            /** @enum {string} */
-                            zertifikatStatus?: "keine" | "ohne_endgueltige" | "mit_endgueltigen";
-                        };
+                        data: components["schemas"]["ablieferungen"];
                     };
                 };
             };
@@ -8766,32 +8705,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: ("open" | "inProgress" | "completed" | "locked") | null;
-                            updatedAt?: string;
-                            typ?: unknown;
-                            biogehalt?: unknown;
-                            menge?: unknown;
-                            uomMenge?: ("L" | "kg") | null;
-                            lieferdatum?: unknown;
-                            manuelleEingabe?: unknown;
-                            partnerNr?: string | null;
-                            partnerVersion?: unknown;
-                            standortNr?: string | null;
-                            standortVersion?: unknown;
-                            produktNr?: string | null;
-                            produktVersion?: unknown;
-                            produktgruppe?: (("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null) | null;
-                            contractNumber?: unknown;
-                            incoterm?: (("EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF") | null) | null;
-                            vehicleName?: unknown;
-                            kommentar?: unknown;
-                            storniert?: unknown;
-                            /** @enum {string} */
-                            zertifikatStatus?: "keine" | "ohne_endgueltige" | "mit_endgueltigen";
-                        };
+                        data: components["schemas"]["ablieferungen"];
                     };
                 };
             };
@@ -9003,32 +8917,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: ("open" | "inProgress" | "completed" | "locked") | null;
-                            updatedAt?: string;
-                            typ?: unknown;
-                            biogehalt?: unknown;
-                            menge?: unknown;
-                            uomMenge?: ("L" | "kg") | null;
-                            lieferdatum?: unknown;
-                            manuelleEingabe?: unknown;
-                            partnerNr?: string | null;
-                            partnerVersion?: unknown;
-                            standortNr?: string | null;
-                            standortVersion?: unknown;
-                            produktNr?: string | null;
-                            produktVersion?: unknown;
-                            produktgruppe?: (("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null) | null;
-                            contractNumber?: unknown;
-                            incoterm?: (("EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF") | null) | null;
-                            vehicleName?: unknown;
-                            kommentar?: unknown;
-                            storniert?: unknown;
-                            /** @enum {string} */
-                            zertifikatStatus?: "keine" | "ohne_endgueltige" | "mit_endgueltigen";
-                        };
+                        data: components["schemas"]["ablieferungen"];
                     };
                 };
             };
@@ -9077,32 +8966,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: ("open" | "inProgress" | "completed" | "locked") | null;
-                            updatedAt?: string;
-                            typ?: unknown;
-                            biogehalt?: unknown;
-                            menge?: unknown;
-                            uomMenge?: ("L" | "kg") | null;
-                            lieferdatum?: unknown;
-                            manuelleEingabe?: unknown;
-                            partnerNr?: string | null;
-                            partnerVersion?: unknown;
-                            standortNr?: string | null;
-                            standortVersion?: unknown;
-                            produktNr?: string | null;
-                            produktVersion?: unknown;
-                            produktgruppe?: (("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null) | null;
-                            contractNumber?: unknown;
-                            incoterm?: (("EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF") | null) | null;
-                            vehicleName?: unknown;
-                            kommentar?: unknown;
-                            storniert?: unknown;
-                            /** @enum {string} */
-                            zertifikatStatus?: "keine" | "ohne_endgueltige" | "mit_endgueltigen";
-                        };
+                        data: components["schemas"]["ablieferungen"];
                     };
                 };
             };
@@ -9141,39 +9005,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            bilanzierungNr?: unknown;
-                            lieferdatum?: unknown;
-                            lieferstelleNr?: string | null;
-                            lieferant?: unknown;
-                            ablieferungNr?: unknown;
-                            produktNr?: unknown;
-                            produktgruppe?: ("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null;
-                            abgangProdukt?: unknown;
-                            produkttyp?: unknown;
-                            kraftstoffmenge?: unknown;
-                            menge?: unknown;
-                            volumen?: unknown;
-                            einheit?: ("L" | "kg") | null;
-                            anteil?: unknown;
-                            biogehalt?: unknown;
-                            kommentar?: unknown;
-                            nachweise?: (string | {
-                                [key: string]: unknown;
-                            })[] | null;
-                            storniert?: unknown;
-                            lieferstelle?: {
-                                nr: string;
-                                name: string | null;
-                            };
-                            einlieferungen?: {
-                                [key: string]: unknown;
-                            }[];
-                        };
+                        data: components["schemas"]["abholungen"];
                     };
                 };
             };
@@ -9238,39 +9070,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            bilanzierungNr?: unknown;
-                            lieferdatum?: unknown;
-                            lieferstelleNr?: string | null;
-                            lieferant?: unknown;
-                            ablieferungNr?: unknown;
-                            produktNr?: unknown;
-                            produktgruppe?: ("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null;
-                            abgangProdukt?: unknown;
-                            produkttyp?: unknown;
-                            kraftstoffmenge?: unknown;
-                            menge?: unknown;
-                            volumen?: unknown;
-                            einheit?: ("L" | "kg") | null;
-                            anteil?: unknown;
-                            biogehalt?: unknown;
-                            kommentar?: unknown;
-                            nachweise?: (string | {
-                                [key: string]: unknown;
-                            })[] | null;
-                            storniert?: unknown;
-                            lieferstelle?: {
-                                nr: string;
-                                name: string | null;
-                            };
-                            einlieferungen?: {
-                                [key: string]: unknown;
-                            }[];
-                        };
+                        data: components["schemas"]["abholungen"];
                     };
                 };
             };
@@ -9481,39 +9281,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            bilanzierungNr?: unknown;
-                            lieferdatum?: unknown;
-                            lieferstelleNr?: string | null;
-                            lieferant?: unknown;
-                            ablieferungNr?: unknown;
-                            produktNr?: unknown;
-                            produktgruppe?: ("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null;
-                            abgangProdukt?: unknown;
-                            produkttyp?: unknown;
-                            kraftstoffmenge?: unknown;
-                            menge?: unknown;
-                            volumen?: unknown;
-                            einheit?: ("L" | "kg") | null;
-                            anteil?: unknown;
-                            biogehalt?: unknown;
-                            kommentar?: unknown;
-                            nachweise?: (string | {
-                                [key: string]: unknown;
-                            })[] | null;
-                            storniert?: unknown;
-                            lieferstelle?: {
-                                nr: string;
-                                name: string | null;
-                            };
-                            einlieferungen?: {
-                                [key: string]: unknown;
-                            }[];
-                        };
+                        data: components["schemas"]["abholungen"];
                     };
                 };
             };
@@ -9562,39 +9330,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            bilanzierungNr?: unknown;
-                            lieferdatum?: unknown;
-                            lieferstelleNr?: string | null;
-                            lieferant?: unknown;
-                            ablieferungNr?: unknown;
-                            produktNr?: unknown;
-                            produktgruppe?: ("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null;
-                            abgangProdukt?: unknown;
-                            produkttyp?: unknown;
-                            kraftstoffmenge?: unknown;
-                            menge?: unknown;
-                            volumen?: unknown;
-                            einheit?: ("L" | "kg") | null;
-                            anteil?: unknown;
-                            biogehalt?: unknown;
-                            kommentar?: unknown;
-                            nachweise?: (string | {
-                                [key: string]: unknown;
-                            })[] | null;
-                            storniert?: unknown;
-                            lieferstelle?: {
-                                nr: string;
-                                name: string | null;
-                            };
-                            einlieferungen?: {
-                                [key: string]: unknown;
-                            }[];
-                        };
+                        data: components["schemas"]["abholungen"];
                     };
                 };
             };
@@ -9643,39 +9379,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            bilanzierungNr?: unknown;
-                            lieferdatum?: unknown;
-                            lieferstelleNr?: string | null;
-                            lieferant?: unknown;
-                            ablieferungNr?: unknown;
-                            produktNr?: unknown;
-                            produktgruppe?: ("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null;
-                            abgangProdukt?: unknown;
-                            produkttyp?: unknown;
-                            kraftstoffmenge?: unknown;
-                            menge?: unknown;
-                            volumen?: unknown;
-                            einheit?: ("L" | "kg") | null;
-                            anteil?: unknown;
-                            biogehalt?: unknown;
-                            kommentar?: unknown;
-                            nachweise?: (string | {
-                                [key: string]: unknown;
-                            })[] | null;
-                            storniert?: unknown;
-                            lieferstelle?: {
-                                nr: string;
-                                name: string | null;
-                            };
-                            einlieferungen?: {
-                                [key: string]: unknown;
-                            }[];
-                        };
+                        data: components["schemas"]["abholungen"];
                     };
                 };
             };
@@ -9724,39 +9428,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            bilanzierungNr?: unknown;
-                            lieferdatum?: unknown;
-                            lieferstelleNr?: string | null;
-                            lieferant?: unknown;
-                            ablieferungNr?: unknown;
-                            produktNr?: unknown;
-                            produktgruppe?: ("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null;
-                            abgangProdukt?: unknown;
-                            produkttyp?: unknown;
-                            kraftstoffmenge?: unknown;
-                            menge?: unknown;
-                            volumen?: unknown;
-                            einheit?: ("L" | "kg") | null;
-                            anteil?: unknown;
-                            biogehalt?: unknown;
-                            kommentar?: unknown;
-                            nachweise?: (string | {
-                                [key: string]: unknown;
-                            })[] | null;
-                            storniert?: unknown;
-                            lieferstelle?: {
-                                nr: string;
-                                name: string | null;
-                            };
-                            einlieferungen?: {
-                                [key: string]: unknown;
-                            }[];
-                        };
+                        data: components["schemas"]["abholungen"];
                     };
                 };
             };
@@ -9795,19 +9467,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            datum?: unknown;
-                            standortNr?: string | null;
-                            produktNr?: string | null;
-                            volumen?: unknown;
-                            fuellstand?: unknown;
-                            id?: string;
-                            mandant?: string;
-                        };
+                        data: components["schemas"]["bestaende"];
                     };
                 };
             };
@@ -9858,19 +9518,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            datum?: unknown;
-                            standortNr?: string | null;
-                            produktNr?: string | null;
-                            volumen?: unknown;
-                            fuellstand?: unknown;
-                            id?: string;
-                            mandant?: string;
-                        };
+                        data: components["schemas"]["bestaende"];
                     };
                 };
             };
@@ -10043,19 +9691,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            datum?: unknown;
-                            standortNr?: string | null;
-                            produktNr?: string | null;
-                            volumen?: unknown;
-                            fuellstand?: unknown;
-                            id?: string;
-                            mandant?: string;
-                        };
+                        data: components["schemas"]["bestaende"];
                     };
                 };
             };
@@ -10094,36 +9730,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            nachweisNr?: string | null;
-                            volumen?: unknown;
-                            lieferdatum?: unknown;
-                            kommentar?: unknown;
-                            volumenVerbleibend?: unknown;
-                            einheit?: unknown;
-                            standortNr?: unknown;
-                            produktNr?: unknown;
-                            produktgruppe?: unknown;
-                            thgEmission?: unknown;
-                            nnwAnteil?: unknown;
-                            nnwEnergie?: unknown;
-                            rohstoff?: unknown;
-                            anbauland?: unknown;
-                            biomasseArt?: unknown;
-                            biomasseCode?: unknown;
-                            attributAnnexIx?: unknown;
-                            zertifizierungssystem?: unknown;
-                            nnwProduktNr?: unknown;
-                            nnwProduktName?: unknown;
-                            referenzNachweisNr?: unknown;
-                            ablieferungNr?: unknown;
-                            bilanzId?: unknown;
-                            storniert?: unknown;
-                        };
+                        data: components["schemas"]["nachweisbescheinigungen"];
                     };
                 };
             };
@@ -10173,36 +9780,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            nachweisNr?: string | null;
-                            volumen?: unknown;
-                            lieferdatum?: unknown;
-                            kommentar?: unknown;
-                            volumenVerbleibend?: unknown;
-                            einheit?: unknown;
-                            standortNr?: unknown;
-                            produktNr?: unknown;
-                            produktgruppe?: unknown;
-                            thgEmission?: unknown;
-                            nnwAnteil?: unknown;
-                            nnwEnergie?: unknown;
-                            rohstoff?: unknown;
-                            anbauland?: unknown;
-                            biomasseArt?: unknown;
-                            biomasseCode?: unknown;
-                            attributAnnexIx?: unknown;
-                            zertifizierungssystem?: unknown;
-                            nnwProduktNr?: unknown;
-                            nnwProduktName?: unknown;
-                            referenzNachweisNr?: unknown;
-                            ablieferungNr?: unknown;
-                            bilanzId?: unknown;
-                            storniert?: unknown;
-                        };
+                        data: components["schemas"]["nachweisbescheinigungen"];
                     };
                 };
             };
@@ -10396,36 +9974,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            nachweisNr?: string | null;
-                            volumen?: unknown;
-                            lieferdatum?: unknown;
-                            kommentar?: unknown;
-                            volumenVerbleibend?: unknown;
-                            einheit?: unknown;
-                            standortNr?: unknown;
-                            produktNr?: unknown;
-                            produktgruppe?: unknown;
-                            thgEmission?: unknown;
-                            nnwAnteil?: unknown;
-                            nnwEnergie?: unknown;
-                            rohstoff?: unknown;
-                            anbauland?: unknown;
-                            biomasseArt?: unknown;
-                            biomasseCode?: unknown;
-                            attributAnnexIx?: unknown;
-                            zertifizierungssystem?: unknown;
-                            nnwProduktNr?: unknown;
-                            nnwProduktName?: unknown;
-                            referenzNachweisNr?: unknown;
-                            ablieferungNr?: unknown;
-                            bilanzId?: unknown;
-                            storniert?: unknown;
-                        };
+                        data: components["schemas"]["nachweisbescheinigungen"];
                     };
                 };
             };
@@ -10476,36 +10025,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            nachweisNr?: string | null;
-                            volumen?: unknown;
-                            lieferdatum?: unknown;
-                            kommentar?: unknown;
-                            volumenVerbleibend?: unknown;
-                            einheit?: unknown;
-                            standortNr?: unknown;
-                            produktNr?: unknown;
-                            produktgruppe?: unknown;
-                            thgEmission?: unknown;
-                            nnwAnteil?: unknown;
-                            nnwEnergie?: unknown;
-                            rohstoff?: unknown;
-                            anbauland?: unknown;
-                            biomasseArt?: unknown;
-                            biomasseCode?: unknown;
-                            attributAnnexIx?: unknown;
-                            zertifizierungssystem?: unknown;
-                            nnwProduktNr?: unknown;
-                            nnwProduktName?: unknown;
-                            referenzNachweisNr?: unknown;
-                            ablieferungNr?: unknown;
-                            bilanzId?: unknown;
-                            storniert?: unknown;
-                        }[];
+                        data: components["schemas"]["nachweisbescheinigungen"][];
                     };
                 };
             };
@@ -10554,36 +10074,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            nachweisNr?: string | null;
-                            volumen?: unknown;
-                            lieferdatum?: unknown;
-                            kommentar?: unknown;
-                            volumenVerbleibend?: unknown;
-                            einheit?: unknown;
-                            standortNr?: unknown;
-                            produktNr?: unknown;
-                            produktgruppe?: unknown;
-                            thgEmission?: unknown;
-                            nnwAnteil?: unknown;
-                            nnwEnergie?: unknown;
-                            rohstoff?: unknown;
-                            anbauland?: unknown;
-                            biomasseArt?: unknown;
-                            biomasseCode?: unknown;
-                            attributAnnexIx?: unknown;
-                            zertifizierungssystem?: unknown;
-                            nnwProduktNr?: unknown;
-                            nnwProduktName?: unknown;
-                            referenzNachweisNr?: unknown;
-                            ablieferungNr?: unknown;
-                            bilanzId?: unknown;
-                            storniert?: unknown;
-                        };
+                        data: components["schemas"]["nachweisbescheinigungen"];
                     };
                 };
             };
@@ -10632,36 +10123,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            nachweisNr?: string | null;
-                            volumen?: unknown;
-                            lieferdatum?: unknown;
-                            kommentar?: unknown;
-                            volumenVerbleibend?: unknown;
-                            einheit?: unknown;
-                            standortNr?: unknown;
-                            produktNr?: unknown;
-                            produktgruppe?: unknown;
-                            thgEmission?: unknown;
-                            nnwAnteil?: unknown;
-                            nnwEnergie?: unknown;
-                            rohstoff?: unknown;
-                            anbauland?: unknown;
-                            biomasseArt?: unknown;
-                            biomasseCode?: unknown;
-                            attributAnnexIx?: unknown;
-                            zertifizierungssystem?: unknown;
-                            nnwProduktNr?: unknown;
-                            nnwProduktName?: unknown;
-                            referenzNachweisNr?: unknown;
-                            ablieferungNr?: unknown;
-                            bilanzId?: unknown;
-                            storniert?: unknown;
-                        };
+                        data: components["schemas"]["nachweisbescheinigungen"];
                     };
                 };
             };
@@ -10700,68 +10162,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            ausstellungsdatum?: unknown;
-                            zeitraumVon?: unknown;
-                            zeitraumBis?: unknown;
-                            zertifizierungssystem?: ("ISCC EU" | "REDcert-EU" | "2BSvs" | "KZR INiG" | "Bonsucro EU" | "RSB EU RED" | "RSPO RED" | "SURE-EU" | "Better Biomass" | "Nabisy") | null;
-                            schema?: (("massenbilanz" | "segregation" | "identitaetserhalt") | null) | null;
-                            referenzPosNr?: unknown;
-                            vorlaeufig?: unknown;
-                            redIIKonform?: unknown;
-                            datei?: unknown;
-                            zusatzinfo?: unknown;
-                            standortNr?: string | null;
-                            produktNr?: string | null;
-                            produktgruppe?: (("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null) | null;
-                            menge?: unknown;
-                            einheit?: ("L" | "kg") | null;
-                            gesamtLiefermenge?: unknown;
-                            dichte?: unknown;
-                            lcv?: unknown;
-                            biogehalt?: unknown;
-                            lieferungVon?: unknown;
-                            lieferungBis?: unknown;
-                            rohstoff?: ("raps" | "sonnenblume" | "soja" | "palm" | "altspeiseoel" | "tierfett" | "talloel" | "pome" | "abfalloel" | "zuckerruebe" | "zuckerrohr" | "mais" | "weizen" | "getreide" | "agrarreststoffe" | "holz") | null;
-                            biomasseArt?: unknown;
-                            biomasseCode?: unknown;
-                            herkunftsland?: unknown;
-                            abfall?: unknown;
-                            nachhaltig?: unknown;
-                            anlageInbetriebnahme?: unknown;
-                            eec?: unknown;
-                            el?: unknown;
-                            ep?: unknown;
-                            etd?: unknown;
-                            eu?: unknown;
-                            esca?: unknown;
-                            eccs?: unknown;
-                            eccr?: unknown;
-                            waermeAllokiert?: unknown;
-                            stromAllokiert?: unknown;
-                            gesamtStandardwert?: unknown;
-                            lieferant?: unknown;
-                            lieferantZertifikatNr?: unknown;
-                            empfaenger?: unknown;
-                            vertragsNr?: unknown;
-                            versandort?: unknown;
-                            empfangsort?: unknown;
-                            mengeVerbleibend?: unknown;
-                            energiegehalt?: unknown;
-                            thg?: unknown;
-                            einsparung?: unknown;
-                            schwelle?: unknown;
-                            vergleichswert?: unknown;
-                            basiswert?: unknown;
-                            thgMinderungT?: unknown;
-                            hinweise?: unknown;
-                            referenzNachweisNr?: unknown;
-                            storniert?: unknown;
-                        };
+                        data: components["schemas"]["nachweise"];
                     };
                 };
             };
@@ -10855,68 +10256,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            ausstellungsdatum?: unknown;
-                            zeitraumVon?: unknown;
-                            zeitraumBis?: unknown;
-                            zertifizierungssystem?: ("ISCC EU" | "REDcert-EU" | "2BSvs" | "KZR INiG" | "Bonsucro EU" | "RSB EU RED" | "RSPO RED" | "SURE-EU" | "Better Biomass" | "Nabisy") | null;
-                            schema?: (("massenbilanz" | "segregation" | "identitaetserhalt") | null) | null;
-                            referenzPosNr?: unknown;
-                            vorlaeufig?: unknown;
-                            redIIKonform?: unknown;
-                            datei?: unknown;
-                            zusatzinfo?: unknown;
-                            standortNr?: string | null;
-                            produktNr?: string | null;
-                            produktgruppe?: (("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null) | null;
-                            menge?: unknown;
-                            einheit?: ("L" | "kg") | null;
-                            gesamtLiefermenge?: unknown;
-                            dichte?: unknown;
-                            lcv?: unknown;
-                            biogehalt?: unknown;
-                            lieferungVon?: unknown;
-                            lieferungBis?: unknown;
-                            rohstoff?: ("raps" | "sonnenblume" | "soja" | "palm" | "altspeiseoel" | "tierfett" | "talloel" | "pome" | "abfalloel" | "zuckerruebe" | "zuckerrohr" | "mais" | "weizen" | "getreide" | "agrarreststoffe" | "holz") | null;
-                            biomasseArt?: unknown;
-                            biomasseCode?: unknown;
-                            herkunftsland?: unknown;
-                            abfall?: unknown;
-                            nachhaltig?: unknown;
-                            anlageInbetriebnahme?: unknown;
-                            eec?: unknown;
-                            el?: unknown;
-                            ep?: unknown;
-                            etd?: unknown;
-                            eu?: unknown;
-                            esca?: unknown;
-                            eccs?: unknown;
-                            eccr?: unknown;
-                            waermeAllokiert?: unknown;
-                            stromAllokiert?: unknown;
-                            gesamtStandardwert?: unknown;
-                            lieferant?: unknown;
-                            lieferantZertifikatNr?: unknown;
-                            empfaenger?: unknown;
-                            vertragsNr?: unknown;
-                            versandort?: unknown;
-                            empfangsort?: unknown;
-                            mengeVerbleibend?: unknown;
-                            energiegehalt?: unknown;
-                            thg?: unknown;
-                            einsparung?: unknown;
-                            schwelle?: unknown;
-                            vergleichswert?: unknown;
-                            basiswert?: unknown;
-                            thgMinderungT?: unknown;
-                            hinweise?: unknown;
-                            referenzNachweisNr?: unknown;
-                            storniert?: unknown;
-                        };
+                        data: components["schemas"]["nachweise"];
                     };
                 };
             };
@@ -11194,68 +10534,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            ausstellungsdatum?: unknown;
-                            zeitraumVon?: unknown;
-                            zeitraumBis?: unknown;
-                            zertifizierungssystem?: ("ISCC EU" | "REDcert-EU" | "2BSvs" | "KZR INiG" | "Bonsucro EU" | "RSB EU RED" | "RSPO RED" | "SURE-EU" | "Better Biomass" | "Nabisy") | null;
-                            schema?: (("massenbilanz" | "segregation" | "identitaetserhalt") | null) | null;
-                            referenzPosNr?: unknown;
-                            vorlaeufig?: unknown;
-                            redIIKonform?: unknown;
-                            datei?: unknown;
-                            zusatzinfo?: unknown;
-                            standortNr?: string | null;
-                            produktNr?: string | null;
-                            produktgruppe?: (("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null) | null;
-                            menge?: unknown;
-                            einheit?: ("L" | "kg") | null;
-                            gesamtLiefermenge?: unknown;
-                            dichte?: unknown;
-                            lcv?: unknown;
-                            biogehalt?: unknown;
-                            lieferungVon?: unknown;
-                            lieferungBis?: unknown;
-                            rohstoff?: ("raps" | "sonnenblume" | "soja" | "palm" | "altspeiseoel" | "tierfett" | "talloel" | "pome" | "abfalloel" | "zuckerruebe" | "zuckerrohr" | "mais" | "weizen" | "getreide" | "agrarreststoffe" | "holz") | null;
-                            biomasseArt?: unknown;
-                            biomasseCode?: unknown;
-                            herkunftsland?: unknown;
-                            abfall?: unknown;
-                            nachhaltig?: unknown;
-                            anlageInbetriebnahme?: unknown;
-                            eec?: unknown;
-                            el?: unknown;
-                            ep?: unknown;
-                            etd?: unknown;
-                            eu?: unknown;
-                            esca?: unknown;
-                            eccs?: unknown;
-                            eccr?: unknown;
-                            waermeAllokiert?: unknown;
-                            stromAllokiert?: unknown;
-                            gesamtStandardwert?: unknown;
-                            lieferant?: unknown;
-                            lieferantZertifikatNr?: unknown;
-                            empfaenger?: unknown;
-                            vertragsNr?: unknown;
-                            versandort?: unknown;
-                            empfangsort?: unknown;
-                            mengeVerbleibend?: unknown;
-                            energiegehalt?: unknown;
-                            thg?: unknown;
-                            einsparung?: unknown;
-                            schwelle?: unknown;
-                            vergleichswert?: unknown;
-                            basiswert?: unknown;
-                            thgMinderungT?: unknown;
-                            hinweise?: unknown;
-                            referenzNachweisNr?: unknown;
-                            storniert?: unknown;
-                        };
+                        data: components["schemas"]["nachweise"];
                     };
                 };
             };
@@ -11306,68 +10585,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            ausstellungsdatum?: unknown;
-                            zeitraumVon?: unknown;
-                            zeitraumBis?: unknown;
-                            zertifizierungssystem?: ("ISCC EU" | "REDcert-EU" | "2BSvs" | "KZR INiG" | "Bonsucro EU" | "RSB EU RED" | "RSPO RED" | "SURE-EU" | "Better Biomass" | "Nabisy") | null;
-                            schema?: (("massenbilanz" | "segregation" | "identitaetserhalt") | null) | null;
-                            referenzPosNr?: unknown;
-                            vorlaeufig?: unknown;
-                            redIIKonform?: unknown;
-                            datei?: unknown;
-                            zusatzinfo?: unknown;
-                            standortNr?: string | null;
-                            produktNr?: string | null;
-                            produktgruppe?: (("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null) | null;
-                            menge?: unknown;
-                            einheit?: ("L" | "kg") | null;
-                            gesamtLiefermenge?: unknown;
-                            dichte?: unknown;
-                            lcv?: unknown;
-                            biogehalt?: unknown;
-                            lieferungVon?: unknown;
-                            lieferungBis?: unknown;
-                            rohstoff?: ("raps" | "sonnenblume" | "soja" | "palm" | "altspeiseoel" | "tierfett" | "talloel" | "pome" | "abfalloel" | "zuckerruebe" | "zuckerrohr" | "mais" | "weizen" | "getreide" | "agrarreststoffe" | "holz") | null;
-                            biomasseArt?: unknown;
-                            biomasseCode?: unknown;
-                            herkunftsland?: unknown;
-                            abfall?: unknown;
-                            nachhaltig?: unknown;
-                            anlageInbetriebnahme?: unknown;
-                            eec?: unknown;
-                            el?: unknown;
-                            ep?: unknown;
-                            etd?: unknown;
-                            eu?: unknown;
-                            esca?: unknown;
-                            eccs?: unknown;
-                            eccr?: unknown;
-                            waermeAllokiert?: unknown;
-                            stromAllokiert?: unknown;
-                            gesamtStandardwert?: unknown;
-                            lieferant?: unknown;
-                            lieferantZertifikatNr?: unknown;
-                            empfaenger?: unknown;
-                            vertragsNr?: unknown;
-                            versandort?: unknown;
-                            empfangsort?: unknown;
-                            mengeVerbleibend?: unknown;
-                            energiegehalt?: unknown;
-                            thg?: unknown;
-                            einsparung?: unknown;
-                            schwelle?: unknown;
-                            vergleichswert?: unknown;
-                            basiswert?: unknown;
-                            thgMinderungT?: unknown;
-                            hinweise?: unknown;
-                            referenzNachweisNr?: unknown;
-                            storniert?: unknown;
-                        }[];
+                        data: components["schemas"]["nachweise"][];
                     };
                 };
             };
@@ -11416,68 +10634,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            ausstellungsdatum?: unknown;
-                            zeitraumVon?: unknown;
-                            zeitraumBis?: unknown;
-                            zertifizierungssystem?: ("ISCC EU" | "REDcert-EU" | "2BSvs" | "KZR INiG" | "Bonsucro EU" | "RSB EU RED" | "RSPO RED" | "SURE-EU" | "Better Biomass" | "Nabisy") | null;
-                            schema?: (("massenbilanz" | "segregation" | "identitaetserhalt") | null) | null;
-                            referenzPosNr?: unknown;
-                            vorlaeufig?: unknown;
-                            redIIKonform?: unknown;
-                            datei?: unknown;
-                            zusatzinfo?: unknown;
-                            standortNr?: string | null;
-                            produktNr?: string | null;
-                            produktgruppe?: (("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null) | null;
-                            menge?: unknown;
-                            einheit?: ("L" | "kg") | null;
-                            gesamtLiefermenge?: unknown;
-                            dichte?: unknown;
-                            lcv?: unknown;
-                            biogehalt?: unknown;
-                            lieferungVon?: unknown;
-                            lieferungBis?: unknown;
-                            rohstoff?: ("raps" | "sonnenblume" | "soja" | "palm" | "altspeiseoel" | "tierfett" | "talloel" | "pome" | "abfalloel" | "zuckerruebe" | "zuckerrohr" | "mais" | "weizen" | "getreide" | "agrarreststoffe" | "holz") | null;
-                            biomasseArt?: unknown;
-                            biomasseCode?: unknown;
-                            herkunftsland?: unknown;
-                            abfall?: unknown;
-                            nachhaltig?: unknown;
-                            anlageInbetriebnahme?: unknown;
-                            eec?: unknown;
-                            el?: unknown;
-                            ep?: unknown;
-                            etd?: unknown;
-                            eu?: unknown;
-                            esca?: unknown;
-                            eccs?: unknown;
-                            eccr?: unknown;
-                            waermeAllokiert?: unknown;
-                            stromAllokiert?: unknown;
-                            gesamtStandardwert?: unknown;
-                            lieferant?: unknown;
-                            lieferantZertifikatNr?: unknown;
-                            empfaenger?: unknown;
-                            vertragsNr?: unknown;
-                            versandort?: unknown;
-                            empfangsort?: unknown;
-                            mengeVerbleibend?: unknown;
-                            energiegehalt?: unknown;
-                            thg?: unknown;
-                            einsparung?: unknown;
-                            schwelle?: unknown;
-                            vergleichswert?: unknown;
-                            basiswert?: unknown;
-                            thgMinderungT?: unknown;
-                            hinweise?: unknown;
-                            referenzNachweisNr?: unknown;
-                            storniert?: unknown;
-                        };
+                        data: components["schemas"]["nachweise"];
                     };
                 };
             };
@@ -11526,68 +10683,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            ausstellungsdatum?: unknown;
-                            zeitraumVon?: unknown;
-                            zeitraumBis?: unknown;
-                            zertifizierungssystem?: ("ISCC EU" | "REDcert-EU" | "2BSvs" | "KZR INiG" | "Bonsucro EU" | "RSB EU RED" | "RSPO RED" | "SURE-EU" | "Better Biomass" | "Nabisy") | null;
-                            schema?: (("massenbilanz" | "segregation" | "identitaetserhalt") | null) | null;
-                            referenzPosNr?: unknown;
-                            vorlaeufig?: unknown;
-                            redIIKonform?: unknown;
-                            datei?: unknown;
-                            zusatzinfo?: unknown;
-                            standortNr?: string | null;
-                            produktNr?: string | null;
-                            produktgruppe?: (("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null) | null;
-                            menge?: unknown;
-                            einheit?: ("L" | "kg") | null;
-                            gesamtLiefermenge?: unknown;
-                            dichte?: unknown;
-                            lcv?: unknown;
-                            biogehalt?: unknown;
-                            lieferungVon?: unknown;
-                            lieferungBis?: unknown;
-                            rohstoff?: ("raps" | "sonnenblume" | "soja" | "palm" | "altspeiseoel" | "tierfett" | "talloel" | "pome" | "abfalloel" | "zuckerruebe" | "zuckerrohr" | "mais" | "weizen" | "getreide" | "agrarreststoffe" | "holz") | null;
-                            biomasseArt?: unknown;
-                            biomasseCode?: unknown;
-                            herkunftsland?: unknown;
-                            abfall?: unknown;
-                            nachhaltig?: unknown;
-                            anlageInbetriebnahme?: unknown;
-                            eec?: unknown;
-                            el?: unknown;
-                            ep?: unknown;
-                            etd?: unknown;
-                            eu?: unknown;
-                            esca?: unknown;
-                            eccs?: unknown;
-                            eccr?: unknown;
-                            waermeAllokiert?: unknown;
-                            stromAllokiert?: unknown;
-                            gesamtStandardwert?: unknown;
-                            lieferant?: unknown;
-                            lieferantZertifikatNr?: unknown;
-                            empfaenger?: unknown;
-                            vertragsNr?: unknown;
-                            versandort?: unknown;
-                            empfangsort?: unknown;
-                            mengeVerbleibend?: unknown;
-                            energiegehalt?: unknown;
-                            thg?: unknown;
-                            einsparung?: unknown;
-                            schwelle?: unknown;
-                            vergleichswert?: unknown;
-                            basiswert?: unknown;
-                            thgMinderungT?: unknown;
-                            hinweise?: unknown;
-                            referenzNachweisNr?: unknown;
-                            storniert?: unknown;
-                        };
+                        data: components["schemas"]["nachweise"];
                     };
                 };
             };
@@ -11636,68 +10732,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            ausstellungsdatum?: unknown;
-                            zeitraumVon?: unknown;
-                            zeitraumBis?: unknown;
-                            zertifizierungssystem?: ("ISCC EU" | "REDcert-EU" | "2BSvs" | "KZR INiG" | "Bonsucro EU" | "RSB EU RED" | "RSPO RED" | "SURE-EU" | "Better Biomass" | "Nabisy") | null;
-                            schema?: (("massenbilanz" | "segregation" | "identitaetserhalt") | null) | null;
-                            referenzPosNr?: unknown;
-                            vorlaeufig?: unknown;
-                            redIIKonform?: unknown;
-                            datei?: unknown;
-                            zusatzinfo?: unknown;
-                            standortNr?: string | null;
-                            produktNr?: string | null;
-                            produktgruppe?: (("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null) | null;
-                            menge?: unknown;
-                            einheit?: ("L" | "kg") | null;
-                            gesamtLiefermenge?: unknown;
-                            dichte?: unknown;
-                            lcv?: unknown;
-                            biogehalt?: unknown;
-                            lieferungVon?: unknown;
-                            lieferungBis?: unknown;
-                            rohstoff?: ("raps" | "sonnenblume" | "soja" | "palm" | "altspeiseoel" | "tierfett" | "talloel" | "pome" | "abfalloel" | "zuckerruebe" | "zuckerrohr" | "mais" | "weizen" | "getreide" | "agrarreststoffe" | "holz") | null;
-                            biomasseArt?: unknown;
-                            biomasseCode?: unknown;
-                            herkunftsland?: unknown;
-                            abfall?: unknown;
-                            nachhaltig?: unknown;
-                            anlageInbetriebnahme?: unknown;
-                            eec?: unknown;
-                            el?: unknown;
-                            ep?: unknown;
-                            etd?: unknown;
-                            eu?: unknown;
-                            esca?: unknown;
-                            eccs?: unknown;
-                            eccr?: unknown;
-                            waermeAllokiert?: unknown;
-                            stromAllokiert?: unknown;
-                            gesamtStandardwert?: unknown;
-                            lieferant?: unknown;
-                            lieferantZertifikatNr?: unknown;
-                            empfaenger?: unknown;
-                            vertragsNr?: unknown;
-                            versandort?: unknown;
-                            empfangsort?: unknown;
-                            mengeVerbleibend?: unknown;
-                            energiegehalt?: unknown;
-                            thg?: unknown;
-                            einsparung?: unknown;
-                            schwelle?: unknown;
-                            vergleichswert?: unknown;
-                            basiswert?: unknown;
-                            thgMinderungT?: unknown;
-                            hinweise?: unknown;
-                            referenzNachweisNr?: unknown;
-                            storniert?: unknown;
-                        };
+                        data: components["schemas"]["nachweise"];
                     };
                 };
             };
@@ -11779,68 +10814,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            nr: string;
-                            version: number;
-                            status?: string;
-                            updatedAt?: string;
-                            ausstellungsdatum?: unknown;
-                            zeitraumVon?: unknown;
-                            zeitraumBis?: unknown;
-                            zertifizierungssystem?: ("ISCC EU" | "REDcert-EU" | "2BSvs" | "KZR INiG" | "Bonsucro EU" | "RSB EU RED" | "RSPO RED" | "SURE-EU" | "Better Biomass" | "Nabisy") | null;
-                            schema?: (("massenbilanz" | "segregation" | "identitaetserhalt") | null) | null;
-                            referenzPosNr?: unknown;
-                            vorlaeufig?: unknown;
-                            redIIKonform?: unknown;
-                            datei?: unknown;
-                            zusatzinfo?: unknown;
-                            standortNr?: string | null;
-                            produktNr?: string | null;
-                            produktgruppe?: (("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null) | null;
-                            menge?: unknown;
-                            einheit?: ("L" | "kg") | null;
-                            gesamtLiefermenge?: unknown;
-                            dichte?: unknown;
-                            lcv?: unknown;
-                            biogehalt?: unknown;
-                            lieferungVon?: unknown;
-                            lieferungBis?: unknown;
-                            rohstoff?: ("raps" | "sonnenblume" | "soja" | "palm" | "altspeiseoel" | "tierfett" | "talloel" | "pome" | "abfalloel" | "zuckerruebe" | "zuckerrohr" | "mais" | "weizen" | "getreide" | "agrarreststoffe" | "holz") | null;
-                            biomasseArt?: unknown;
-                            biomasseCode?: unknown;
-                            herkunftsland?: unknown;
-                            abfall?: unknown;
-                            nachhaltig?: unknown;
-                            anlageInbetriebnahme?: unknown;
-                            eec?: unknown;
-                            el?: unknown;
-                            ep?: unknown;
-                            etd?: unknown;
-                            eu?: unknown;
-                            esca?: unknown;
-                            eccs?: unknown;
-                            eccr?: unknown;
-                            waermeAllokiert?: unknown;
-                            stromAllokiert?: unknown;
-                            gesamtStandardwert?: unknown;
-                            lieferant?: unknown;
-                            lieferantZertifikatNr?: unknown;
-                            empfaenger?: unknown;
-                            vertragsNr?: unknown;
-                            versandort?: unknown;
-                            empfangsort?: unknown;
-                            mengeVerbleibend?: unknown;
-                            energiegehalt?: unknown;
-                            thg?: unknown;
-                            einsparung?: unknown;
-                            schwelle?: unknown;
-                            vergleichswert?: unknown;
-                            basiswert?: unknown;
-                            thgMinderungT?: unknown;
-                            hinweise?: unknown;
-                            referenzNachweisNr?: unknown;
-                            storniert?: unknown;
-                        };
+                        data: components["schemas"]["nachweise"];
                     };
                 };
             };
@@ -11940,7 +10914,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            nr: string;
+                            lieferdatum: string;
+                            ablieferungNr: string;
+                            partnerNr: string | null;
+                            partnerName: string | null;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            produktgruppe: string;
+                            nachweisNr: string;
+                            volumen: string;
+                            einheit: string;
+                            thgEmission: string;
+                            nnwEnergie: string | null;
+                            rohstoff: string | null;
+                            anbauland: string | null;
+                            zertifizierungssystem: string | null;
+                            bilanzId: number;
+                            zeitraumVon: string | null;
+                            zeitraumBis: string | null;
+                            storniert: boolean;
+                        }[];
+                        total: number;
+                        totalExact?: boolean;
+                        page: number;
+                        pageSize: number;
+                        totals?: {
+                            summeLiter?: string | null;
+                        };
+                    };
                     "text/csv": string;
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     "application/pdf": string;

@@ -114,9 +114,10 @@ function operationObject(op: ApiOperation, t: TFunction): JsonSchema {
     parameters,
     ...(requestBody ? { requestBody } : {}),
     responses,
-    // Public: no sign-in. Login and its second factor: none yet. Everything else: a login token, an API key, or
-    // the pages' session cookie (with the CSRF header on changes).
-    security: op.public || (!tenant && /^\/v1\/(account\/(login|mfa\/login)|sso\/login)$/.test(op.path))
+    // Public: no sign-in. Login and its second factor: none yet (the second factor's calls carry their token in
+    // the body). Everything else: a login token, an API key, or the pages' session cookie (with the CSRF header
+    // on changes).
+    security: op.public || (!tenant && /^\/v1\/(account\/(login|mfa\/.*)|sso\/login)$/.test(op.path))
       ? []
       : [{ bearerToken: [] }, ...(tenant ? [{ apiKey: [] }] : []), op.method === 'get' ? { sessionCookie: [] } : { sessionCookie: [], csrfToken: [] }],
   };

@@ -17,7 +17,8 @@ const Entry = {
   id: z.number().int(), at: z.string(), mandant: z.string().nullable(), benutzerId: z.number().int().nullable(), benutzer: z.string().nullable(),
   kind: z.string(), entity: z.string().nullable(), entityId: z.string().nullable(), before: z.unknown(), after: z.unknown(), ip: z.string().nullable(),
 };
-const Change = z.object({ path: z.string(), before: z.unknown(), after: z.unknown(), change: z.string(), hidden: z.boolean() }).strict();
+// A secret's change names no values (hidden): before and after are left out.
+const Change = z.object({ path: z.string(), before: z.unknown().optional(), after: z.unknown().optional(), change: z.string(), hidden: z.boolean() }).strict();
 
 documentApis([
   { method: 'get', path: '/logmeldungen', tag: 'logmeldungen', summary: 'logmeldungen.list', query: listQuery(logList as never, { exports: true }), ok: { 200: { json: Page(z.object(Entry).strict()), file: EXPORT_TYPES } } },

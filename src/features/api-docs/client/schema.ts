@@ -3542,8 +3542,8 @@ export interface operations {
                             ip: string | null;
                             changes: {
                                 path: string;
-                                before: unknown;
-                                after: unknown;
+                                before?: unknown;
+                                after?: unknown;
                                 change: string;
                                 hidden: boolean;
                             }[];

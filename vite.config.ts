@@ -68,6 +68,8 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'islands/**/*.test.{ts,tsx}'],
           exclude: ['src/**/*.browser.test.ts', '**/*.unit.test.{ts,tsx}', 'node_modules/**'],
           globalSetup: ['src/testing/global-setup.ts'],
+          // Every /api answer a test receives is checked against the API description (src/testing/response-check.ts).
+          setupFiles: ['src/testing/response-check-setup.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -45,6 +45,7 @@ import { nachweiseImportApi } from './features/nachweise-import/api.js';
 import { nachweiseImportRoutes } from './features/nachweise-import/routes.js';
 import { stammdatenImportApi } from './features/stammdaten-import/api.js';
 import { stammdatenImportRoutes } from './features/stammdaten-import/routes.js';
+import { apiDocsRoutes } from './features/api-docs/routes.js';
 import { apiAuthentication, apiLanguage, explainTokenProblems, requireApiUser, requireTenant, tenantResponseHeader } from './http/api.js';
 import type { Database } from './db/knex.js';
 import { countQueries } from './db/query-count.js';
@@ -146,6 +147,8 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   // The public THG display and its JSON depend on the link alone, never on a session: served before one is
   // loaded, they set no cookie and may be cached (src/features/thg-anzeige).
   app.use('/api', thgAnzeigeOeffentlichApi(db.knex, clock));
+  // The API description (JSON and page) is the same for everyone: public, cacheable, no session (src/features/api-docs).
+  app.use('/api', apiDocsRoutes(i18n));
   app.use('/:lang', thgAnzeigeOeffentlich(db.knex, clock));
   app.use(setUpWebSession(config, sessionStore));
   app.use(setUpAuthentication(passport));

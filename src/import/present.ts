@@ -1,6 +1,7 @@
 // A preview in words: errors and warnings as sentences ("Zeile 3, Spalte „PLZ“: Zu lang"), values as the user
 // reads them.
 // Shared by both imports' preview pages and JSON APIs, so all of them say the same.
+import { z } from 'zod';
 import type { HttpError } from '../http/errors.js';
 import { PREVIEW_ROWS } from './engine.js';
 import type { Counts, PreviewRow, RowError, RowStatus, Translate } from './schema.js';
@@ -43,6 +44,25 @@ export function errorInRow(e: RowError, t: Translate, fieldName: FieldName = asI
 
 /** Counts in their natural order (jsonb keeps keys in its own). */
 export const ordered = (c: Counts): Counts => ({ create: c.create, update: c.update, unchanged: c.unchanged, refused: c.refused });
+
+/** The API's view of counts (for the API description, src/features/api-docs). */
+export const CountsAnswer = z.object({ create: z.number().int(), update: z.number().int(), unchanged: z.number().int(), refused: z.number().int() }).strict();
+const RowErrorAnswer = z.object({ row: z.number().int(), column: z.string().nullable().optional(), field: z.string().optional(), message: z.string() }).strict();
+
+/** apiPreview's answer, for the API description; the movement-data import adds its `typ`. */
+export const PreviewAnswer = z.object({
+  token: z.string(), entity: z.string(), counts: CountsAnswer, dataRows: z.number().int(), errorCount: z.number().int(), errors: z.array(RowErrorAnswer),
+  warned: z.number().int(), warningCount: z.number().int(), warnings: z.array(RowErrorAnswer),
+  rows: z.array(z.object({
+    row: z.number().int(), nr: z.string().nullable(), status: z.string(),
+    changes: z.array(z.object({ field: z.string(), column: z.string().nullable().optional(), before: z.unknown(), after: z.unknown() }).strict()).optional(),
+    errors: z.array(RowErrorAnswer).optional(), warnings: z.array(RowErrorAnswer).optional(), values: z.record(z.string(), z.unknown()).optional(),
+  }).strict()),
+  result: CountsAnswer.optional(),
+}).strict();
+
+/** A commit's answer. */
+export const CommitAnswer = z.object({ success: z.literal(true), data: z.object({ token: z.string(), counts: CountsAnswer }).strict() }).strict();
 
 /** The API's view: translated errors and the first rows (with the values as they would be stored, if kept). */
 export function apiPreview(staging: Staging, t: Translate) {

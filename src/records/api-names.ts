@@ -3,6 +3,7 @@
 // store (a stock figure's `id` and `mandant`). Responses carry the spec's name and, for now, the old one too;
 // requests take either, so clients written against the old names keep working (docs/decisions.md, "Field
 // names of the API"). Pages keep the stored names: only the JSON API speaks the spec's.
+import type { z } from 'zod';
 import type { TenantScope } from '../db/scope.js';
 import { HttpError } from '../http/errors.js';
 
@@ -18,6 +19,11 @@ export interface ApiShape<R> {
    * certificates with their characteristics, a delivery's link status); list rows stay light without it.
    */
   detail?(scope: TenantScope, record: R): Promise<Record<string, unknown>>;
+  /**
+   * The fields `present`, `detail` and the list's rows add beyond the stored ones, for the API description
+   * (src/features/api-docs/records.ts): an answer with a field declared nowhere fails the tests.
+   */
+  fields?: Record<string, z.ZodType>;
 }
 
 /** A record as the API answers it: every stored field, plus the spec's name of each aliased one. */

@@ -28,6 +28,7 @@ import type { EntityConfig } from './entity.js';
 import { checkUpload, readFile, receiveFiles, sendFile, type FileRef, type Upload } from './files.js';
 import { fieldLabel, formGroups, formValue, historyValue, keyFigures, readGroups } from './presenter.js';
 import { lockProblem, mentioned, recordService } from './service.js';
+import { documentEntity, rowSchema } from '../features/api-docs/records.js';
 
 const NrBody = z.object({ nr: recordNr() });
 /** The tabs every record has: its fields and actions, and its versions. */
@@ -51,6 +52,8 @@ const summaryOf = (err: unknown, req: Request) => (httpErrorOf(err)?.messageKey 
 export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg: EntityConfig<T>): { pages: Router; api: Router } {
   const pages = Router({ mergeParams: true });
   const api = Router();
+  // The API description of every route below, from this same declaration.
+  documentEntity(cfg as unknown as EntityConfig<Record<string, unknown>>);
   const detailPath = `${cfg.path}/:id`;
   const base = (res: Response) => `/${res.locals.lang}/${cfg.path}`;
   const scopeOf = (res: Response, action: 'view' | 'edit' = 'view') => tenantScope(knex, res, cfg.area, action);
@@ -240,6 +243,7 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
   });
   mountListApi(api, knex, cfg.list, cfg.resource, cfg.area, {
     title: `${cfg.ns}:title`, filename: cfg.resource, present: cfg.api && ((row, mandant) => apiRecord(cfg.api, row, mandant)),
+    row: rowSchema(rec),
   });
 
   const editGuards = [...guardsFor(detailPath), requireActionPermission(cfg.area, 'edit')];

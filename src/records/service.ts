@@ -98,6 +98,8 @@ export interface RecordAction<T extends Rec, I = Rec> {
    */
   button(record: T & Meta): { label: string; hint?: string; variant: 'primary' | 'secondary' | 'danger'; fields?: Record<string, string>; confirm?: string };
   run(ctx: ActionContext<T, I>): Promise<ActionResult<T>>;
+  /** The API's answer when it is not the record with 200 (ActionResult's data and status), for the API description. */
+  answer?: { status: number; many?: boolean };
 }
 
 export interface RecordService<T extends Rec> {

@@ -81,11 +81,8 @@ export function fillPath(path: string, values: Record<string, string>): string {
     .replace(/[{}]/g, '');
 }
 
-/** Calls that need no X-Mandant per the API contract (they are not tenant-scoped; the public THG display needs no sign-in). */
-export function isTenantExempt(path: string): boolean {
-  return /^\/api\/v1\/(account\/(login|logout|session|mfa\/.*)|sso\/login)$/.test(path) || /^\/api\/v1\/sso\/login$/.test(path)
-    || path === '/api/thg-anzeige/:token';
-}
+/** Calls that need no X-Mandant per the API contract (src/http/tenant-exempt.ts). */
+export { isTenantExempt } from '../http/tenant-exempt.js';
 
 /** The contract's error shape: {success:false, message, code, errors}. */
 export function expectErrorShape(body: unknown, context: string): void {

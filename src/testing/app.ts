@@ -11,6 +11,7 @@ import { createDatabase, type Database } from '../db/knex.js';
 import { assertTenantIsolation } from '../db/rls.js';
 import { createI18n } from '../http/i18n.js';
 import { migrateAndSeed, testDatabase } from './database.js';
+import { installResponseCheck } from './response-check.js';
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
@@ -39,6 +40,8 @@ export async function createTestApp(overrides: Partial<Config> = {}, clock?: Clo
   const i18n = await createI18n();
   // Unexpected errors stay quiet in tests unless DEBUG_ERRORS=1 (expected 500s are asserted, not printed).
   const app = createApp({ config, db, i18n, clock, log: process.env.DEBUG_ERRORS ? (e) => console.error(e) : () => {} });
+  // Every /api answer is checked against the API description; a mismatch fails the test (response-check-setup.ts).
+  installResponseCheck(app, i18n);
   return {
     app,
     db,

@@ -297,5 +297,11 @@ export const abholungConfig: EntityConfig<Abholung> = {
         einlieferungen: einlieferungen.map(({ storniert: _s, standortNr: _o, ...e }) => e),
       };
     },
+    // What detail adds (its certificates replace the numbers with the certificates' characteristics).
+    fields: {
+      lieferstelle: z.object({ nr: z.string(), name: z.string().nullable() }).strict().optional(),
+      nachweise: z.array(z.union([z.string(), z.record(z.string(), z.unknown())])).nullable(),
+      einlieferungen: z.array(z.record(z.string(), z.unknown())).optional(),
+    },
   },
 };

@@ -6,6 +6,8 @@
 // The collection's tab posts to routes of its own rather than a RecordAction of the collection: an action
 // locks the collection first, and linking locks the Einlieferung first (verknuepfung.ts), so two opposite
 // orders could wait for each other.
+import { documentApis } from '../api-docs/registry.js';
+import { recordEnvelope } from '../api-docs/records.js';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Knex } from 'knex';
 import { z } from 'zod';
@@ -43,6 +45,13 @@ const requireLinkApi = () => eitherRight(requireApiPermission('einlieferungen', 
 const requireLinkPage = () => eitherRight(requireActionPermission('einlieferungen', 'edit'));
 
 const AbholungNrBody = z.object({ abholungNr: requiredText(32) });
+
+// The collection and the Einlieferung as their own record types describe them.
+documentApis([
+  { method: 'get', path: '/einlieferungen/:nr/abholung', tag: 'einlieferungen', summary: 'abholung.read', ok: { 200: recordEnvelope('abholungen') } },
+  { method: 'put', path: '/einlieferungen/:nr/abholung', tag: 'einlieferungen', summary: 'abholung.link', body: AbholungNrBody, ok: { 200: recordEnvelope('einlieferungen') } },
+  { method: 'delete', path: '/einlieferungen/:nr/abholung', tag: 'einlieferungen', summary: 'abholung.unlink', ok: { 200: recordEnvelope('einlieferungen') } },
+]);
 const EinlieferungNrBody = z.object({ einlieferungNr: requiredText(32) });
 
 /**

@@ -16,6 +16,42 @@ import {
   ChangePasswordBody, LoginBody, MfaVerifyBody, PasswordBody, PutSettingsBody, SettingsTyp, SsoTokenBody, TokenBody,
 } from './schema.js';
 import { deleteSettings, normaliseSettings, readSettings, writeSettings } from './settings.js';
+import { documentApis, Done } from '../api-docs/registry.js';
+import { z } from 'zod';
+
+const LoginAnswer = z.object({
+  success: z.literal(true),
+  token: z.string().describe('"Bearer <jwt>": send it as the Authorization header, as it is'),
+  mandanten: z.array(z.object({ mandant: z.string(), adminKz: z.boolean() }).strict()),
+  id: z.number().int(),
+  vorname: z.string().nullable(),
+  nachname: z.string().nullable(),
+  email: z.string().nullable(),
+  status: z.string(),
+  adminKz: z.boolean(),
+  rollen: z.array(z.object({ mandant: z.string(), typ: z.unknown(), standortNr: z.string().nullable() }).strict()),
+  standorte: z.array(z.unknown()),
+}).strict();
+const Settings = z.object({ success: z.literal(true), data: z.object({ typ: z.number().int(), data: z.string() }).strict() }).strict();
+const tag = 'account';
+
+documentApis([
+  { method: 'post', path: '/v1/account/login', tag, summary: 'account.login', body: LoginBody, ok: { 200: LoginAnswer }, errors: [429] },
+  { method: 'post', path: '/v1/sso/login', tag, summary: 'account.sso', body: TokenBody, ok: { 200: LoginAnswer } },
+  {
+    method: 'post', path: '/v1/account/mfa/login', tag, summary: 'account.mfaLogin', body: LoginBody, errors: [429],
+    ok: { 200: z.union([LoginAnswer.extend({ mfaRequired: z.literal(false) }), z.object({ success: z.literal(true), mfaRequired: z.literal(true), token: z.string() }).strict()]) },
+  },
+  { method: 'post', path: '/v1/account/mfa/verify', tag, summary: 'account.mfaVerify', body: MfaVerifyBody, ok: { 200: LoginAnswer }, errors: [429] },
+  { method: 'post', path: '/v1/account/mfa/reset', tag, summary: 'account.mfaReset', body: TokenBody, ok: { 200: Done } },
+  { method: 'post', path: '/v1/account/logout', tag, summary: 'account.logout', ok: { 200: Done } },
+  { method: 'get', path: '/v1/account/session', tag, summary: 'account.session', ok: { 200: z.object({ success: z.literal(true), valid: z.literal(true) }).strict() } },
+  { method: 'post', path: '/v1/account/reset-2fa', tag, summary: 'account.reset2fa', body: PasswordBody, ok: { 200: Done } },
+  { method: 'post', path: '/v1/account/pwd', tag, summary: 'account.pwd', body: ChangePasswordBody, ok: { 200: Done } },
+  { method: 'get', path: '/v1/einstellungen/:typ', tag, summary: 'account.settingsRead', params: z.object({ typ: SettingsTyp }), ok: { 200: Settings } },
+  { method: 'put', path: '/v1/einstellungen', tag, summary: 'account.settingsWrite', body: PutSettingsBody, ok: { 200: Settings } },
+  { method: 'delete', path: '/v1/einstellungen/:typ', tag, summary: 'account.settingsDelete', params: z.object({ typ: SettingsTyp }), ok: { 200: Done } },
+]);
 
 export function loginResponse(user: CurrentUser, token: string) {
   return {

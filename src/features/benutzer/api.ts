@@ -9,6 +9,27 @@ import { actorOf } from '../../http/tenant.js';
 import { userList } from './repo.js';
 import { NewUserInput, ResetPasswordInput, StatusInput, UserId, UserInput } from './schema.js';
 import { BenutzerService } from './service.js';
+import { z } from 'zod';
+import { Done, documentApis, Envelope, EXPORT_TYPES, Page } from '../api-docs/registry.js';
+import { listQuery } from '../api-docs/lists.js';
+
+const User = z.object({
+  id: z.number().int(), login: z.string(), vorname: z.string(), nachname: z.string(), email: z.string(),
+  status: z.enum(['active', 'inactive']), adminKz: z.boolean(), supportKz: z.boolean(), mfaEnabled: z.boolean(),
+  mandanten: z.array(z.object({ mandant: z.string(), adminKz: z.boolean() }).strict()),
+}).strict();
+const params = z.object({ id: UserId });
+const tag = 'benutzer';
+
+documentApis([
+  { method: 'get', path: '/benutzer', tag, summary: 'benutzer.list', query: listQuery(userList as never, { exports: true }), ok: { 200: { json: Page(User), file: EXPORT_TYPES } } },
+  { method: 'get', path: '/benutzer/:id', tag, summary: 'benutzer.read', params, ok: { 200: Envelope(User) } },
+  { method: 'post', path: '/benutzer', tag, summary: 'benutzer.create', body: NewUserInput, ok: { 201: Envelope(User) } },
+  { method: 'put', path: '/benutzer/:id', tag, summary: 'benutzer.update', params, body: UserInput, ok: { 200: Envelope(User) } },
+  { method: 'patch', path: '/benutzer/:id/status', tag, summary: 'benutzer.status', params, body: StatusInput, ok: { 200: Envelope(User) } },
+  { method: 'patch', path: '/benutzer/:id/reset', tag, summary: 'benutzer.reset', params, body: ResetPasswordInput, ok: { 200: Done } },
+  { method: 'patch', path: '/benutzer/:id/mfa/reset', tag, summary: 'benutzer.mfaReset', params, ok: { 200: Done } },
+]);
 
 export function benutzerApi(accounts: AccountService): Router {
   const router = Router();

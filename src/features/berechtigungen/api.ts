@@ -6,6 +6,16 @@ import { requireApiPermission } from '../../http/api.js';
 import { tenantScope } from '../../http/tenant.js';
 import { parseOr400 } from '../../http/validate.js';
 import { PermissionsBody, UserId } from './schema.js';
+import { z } from 'zod';
+import { documentApis, Envelope } from '../api-docs/registry.js';
+
+const Permissions = Envelope(z.object({ userId: z.number().int(), permissions: PermissionsBody.shape.permissions }).strict());
+const params = z.object({ userId: z.string().regex(/^[1-9]\d{0,8}$/) });
+
+documentApis([
+  { method: 'get', path: '/berechtigungen/:userId', tag: 'berechtigungen', summary: 'berechtigungen.read', params, ok: { 200: Permissions }, errors: [409] },
+  { method: 'put', path: '/berechtigungen/:userId', tag: 'berechtigungen', summary: 'berechtigungen.write', params, body: PermissionsBody, ok: { 200: Permissions } },
+]);
 import { getPermissions, savePermissions, userNotFound } from './service.js';
 
 /** A path id that is not a number names no user: 404, like an unknown one. */

@@ -106,5 +106,5 @@ export const bestandConfig: EntityConfig<Bestand> = {
   badge: () => null,
   // Section 3 lists a stock figure as "id, datum, standort, produkt, volumen, fuellstand, mandant": on the API its
   // id is its number (from the tenant's range, as `nr`) and `mandant` its tenant (docs/decisions.md).
-  api: { present: (b, mandant) => ({ id: b.nr, mandant }) },
+  api: { present: (b, mandant) => ({ id: b.nr, mandant }), fields: { id: z.string(), mandant: z.string() } },
 };

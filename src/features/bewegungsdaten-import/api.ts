@@ -24,6 +24,28 @@ import { exampleCsv, exampleFilename } from './defaults.js';
 import type { ImportTyp } from './mapping.js';
 import type { ImportCode } from './repo.js';
 import { CodeId, CreateCode, DeleteCode, PreviewFields, UpdateCode } from './schema.js';
+import { z } from 'zod';
+import { CommitAnswer, PreviewAnswer } from '../../import/present.js';
+import { Done, documentApis, Envelope, Page } from '../api-docs/registry.js';
+
+const Code = z.object({ id: z.number().int(), typ: z.string(), name: z.string(), code: z.string(), version: z.number().int(), updatedAt: z.string() }).strict();
+const Preview = Envelope(PreviewAnswer.extend({ typ: z.string() }));
+const params = z.object({ id: CodeId });
+const tag = 'import';
+documentApis([
+  { method: 'get', path: '/import/mappings', tag, summary: 'import.codes', query: z.object({ typ: z.string().optional() }), ok: { 200: Page(Code) } },
+  { method: 'post', path: '/import/mappings', tag, summary: 'import.codeCreate', body: CreateCode, ok: { 201: Envelope(Code) } },
+  { method: 'get', path: '/import/mappings/:id', tag, summary: 'import.codeRead', params, ok: { 200: Envelope(Code) } },
+  { method: 'put', path: '/import/mappings/:id', tag, summary: 'import.codeUpdate', params, body: UpdateCode, ok: { 200: Envelope(Code) } },
+  { method: 'delete', path: '/import/mappings/:id', tag, summary: 'import.codeDelete', params, query: DeleteCode, ok: { 200: Done } },
+  { method: 'get', path: '/import/vorlage/:typ', tag, summary: 'import.template', ok: { 200: { file: ['text/csv'] } } },
+  {
+    method: 'post', path: '/import/preview', tag, summary: 'import.preview', ok: { 200: Preview },
+    body: { multipart: z.object({ file: z.string().meta({ contentMediaType: 'application/octet-stream' }), ...PreviewFields.shape }) },
+  },
+  { method: 'post', path: '/import/commit', tag, summary: 'import.commit', body: CommitBody, ok: { 200: CommitAnswer } },
+  { method: 'get', path: '/import/:token', tag, summary: 'import.read', params: z.object({ token: Token }), ok: { 200: Preview } },
+]);
 import { codeFor, commit, createCode, deleteCode, findImport, getCode, listCodes, preview, typeFor, updateCode } from './service.js';
 
 const present = (c: ImportCode) => ({ id: c.id, typ: c.typ, name: c.name, code: c.code, version: c.version, updatedAt: c.updatedAt });

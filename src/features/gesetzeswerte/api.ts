@@ -9,6 +9,24 @@ import { requireApiPermission } from '../../http/api.js';
 import { actorOf } from '../../http/tenant.js';
 import { idOr404 } from '../../http/validate.js';
 import { GesetzeswertId, Korrektur, NeuerGesetzeswert, parseInput, stichtag } from './schema.js';
+import { z } from 'zod';
+import { Done, documentApis, Envelope, Page } from '../api-docs/registry.js';
+
+const Gesetzeswert = z.object({
+  id: z.number().int(), art: z.string(), anlageAb: z.string().nullable(), jahr: z.number().int().nullable(), einheit: z.string().nullable(),
+  gueltigAb: z.string(), wert: z.string(), kommentar: z.string().nullable(), createdAt: z.string(), createdBy: z.string().nullable(),
+  updatedAt: z.string(), updatedBy: z.string().nullable(),
+}).strict();
+const params = z.object({ id: GesetzeswertId });
+const tag = 'gesetzeswerte';
+
+documentApis([
+  { method: 'get', path: '/gesetzeswerte', tag, summary: 'gesetzeswerte.list', ok: { 200: Page(Gesetzeswert) } },
+  { method: 'get', path: '/gesetzeswerte/am/:datum', tag, summary: 'gesetzeswerte.amTag', params: z.object({ datum: z.iso.date() }), ok: { 200: null } },
+  { method: 'post', path: '/gesetzeswerte', tag, summary: 'gesetzeswerte.create', body: NeuerGesetzeswert, ok: { 201: Envelope(Gesetzeswert) } },
+  { method: 'put', path: '/gesetzeswerte/:id', tag, summary: 'gesetzeswerte.update', params, body: Korrektur, ok: { 200: Envelope(Gesetzeswert) } },
+  { method: 'delete', path: '/gesetzeswerte/:id', tag, summary: 'gesetzeswerte.delete', params, ok: { 200: Done } },
+]);
 import { gesetzeswerteAmTag, GesetzeswerteService } from './service.js';
 
 export function gesetzeswerteApi(knex: Knex, clock: Clock): Router {

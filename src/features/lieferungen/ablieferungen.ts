@@ -2,6 +2,7 @@
 // certificates assigned to it (src/features/zuordnung): their status as a list column and filter and on the
 // record, a tab to assign and remove them, the delivery's Nachweisbescheinigung as PDF, and edits and a
 // cancellation that keep the delivery as its certificates were checked against.
+import { z } from 'zod';
 import type { EntityConfig } from '../../records/entity.js';
 import { ABLIEFERUNG_SPEC, type Ablieferung } from '../zuordnung/ablieferung.js';
 import { zuordnungenBleiben } from '../zuordnung/aenderung.js';
@@ -20,5 +21,5 @@ export const ablieferungConfig: EntityConfig<Lieferung> = {
   detailLocals: async ({ scope, record }) => (record ? { headSection: '../zuordnung/status', zertifikatStand: await stand(scope, record as Ablieferung) } : {}),
   extraRoutes: zuordnungRoutes,
   // GET of one Ablieferung carries its certificate status (the list rows carry it from the list's SQL).
-  api: { detail: async (scope, a) => ({ zertifikatStatus: (await stand(scope, a as Ablieferung)).zertifikatStatus }) },
+  api: { detail: async (scope, a) => ({ zertifikatStatus: (await stand(scope, a as Ablieferung)).zertifikatStatus }), fields: { zertifikatStatus: z.enum(['keine', 'ohne_endgueltige', 'mit_endgueltigen']) } },
 };

@@ -2,6 +2,7 @@
 // entladedatum. An inbound delivery is linked to exactly one collection (Abholung) and unlinked again
 // (features/abholungen/verknuepfung.ts): its list shows the link status as a column and a filter, its page a
 // tab "Abholung" with the link, and its API the contract's `…/{nr}/abholung` routes.
+import { z } from 'zod';
 import type { Meta } from '../../db/versioned.js';
 import type { EntityConfig, RecordSection } from '../../records/entity.js';
 import { einlieferungListExtras, verknuepfungBadge } from '../abholungen/einlieferung-status.js';
@@ -52,5 +53,5 @@ export const einlieferungConfig: EntityConfig<Lieferung> = {
   sections: [...(base.sections ?? []), abholungTab],
   extraRoutes: einlieferungAbholungRoutes,
   // GET of one Einlieferung carries its link status (the list rows carry it from the list's SQL).
-  api: { detail: async (scope, e) => ({ verknuepfungStatus: await statusOf(scope, (e.abholungNr as string | null) ?? null) }) },
+  api: { detail: async (scope, e) => ({ verknuepfungStatus: await statusOf(scope, (e.abholungNr as string | null) ?? null) }), fields: { verknuepfungStatus: z.enum(['nicht_verknuepft', 'vorlaeufig', 'endgueltig']) } },
 };

@@ -8,6 +8,29 @@ import { actorOf } from '../../http/tenant.js';
 import { idOr404, parseOr400 } from '../../http/validate.js';
 import { MandantId, MandantInput, NewMandantInput, StatusInput } from './schema.js';
 import { mandantList, MandantenService } from './service.js';
+import { z } from 'zod';
+import { documentApis, Envelope, EXPORT_TYPES, Page } from '../api-docs/registry.js';
+import { listQuery } from '../api-docs/lists.js';
+
+const Mandant = z.object({
+  mandant: z.string(), name: z.string(), email: z.string().nullable(), strasse: z.string().nullable(), hausNr: z.string().nullable(),
+  plz: z.string().nullable(), stadt: z.string().nullable(), land: z.string().nullable(), status: z.enum(['active', 'inactive']),
+  zertifizierungsnummer: z.string().nullable(), benutzer: z.number().int(),
+}).strict();
+const Member = z.object({
+  id: z.number().int(), login: z.string(), vorname: z.string(), nachname: z.string(), email: z.string(), status: z.string(), adminKz: z.boolean(), tenantAdminKz: z.boolean(),
+}).strict();
+const params = z.object({ id: MandantId });
+const tag = 'mandanten';
+
+documentApis([
+  { method: 'get', path: '/mandanten', tag, summary: 'mandanten.list', query: listQuery(mandantList as never, { exports: true }), ok: { 200: { json: Page(Mandant), file: EXPORT_TYPES } } },
+  { method: 'get', path: '/mandanten/:id', tag, summary: 'mandanten.read', params, ok: { 200: Envelope(Mandant) } },
+  { method: 'get', path: '/mandanten/:id/benutzer', tag, summary: 'mandanten.users', params, ok: { 200: Page(Member) } },
+  { method: 'post', path: '/mandanten', tag, summary: 'mandanten.create', body: NewMandantInput, ok: { 201: Envelope(Mandant) } },
+  { method: 'put', path: '/mandanten/:id', tag, summary: 'mandanten.update', params, body: MandantInput, ok: { 200: Envelope(Mandant) } },
+  { method: 'patch', path: '/mandanten/:id/status', tag, summary: 'mandanten.status', params, body: StatusInput, ok: { 200: Envelope(Mandant) } },
+]);
 
 export function mandantenApi(accounts: AccountService): Router {
   const router = Router();

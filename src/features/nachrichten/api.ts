@@ -14,6 +14,24 @@ import { idOr404, parseOr400 } from '../../http/validate.js';
 import { actorOf, tenantScope } from '../../http/tenant.js';
 import { heuteInDeutschland } from '../zuordnung/service.js';
 import { NachrichtId, NachrichtSchema } from './schema.js';
+import { z } from 'zod';
+import { Done, documentApis, Envelope } from '../api-docs/registry.js';
+
+const Nachricht = z.object({
+  id: z.number().int(), titel: z.string(), text: z.string(), gueltigVon: z.string(), gueltigBis: z.string().nullable(), anAlle: z.boolean(),
+  erstelltAm: z.string(), erstelltVon: z.string().nullable(), ungelesen: z.boolean().nullable(),
+}).strict();
+const one = z.object({ id: z.string().regex(/^\d+$/) });
+documentApis([
+  {
+    method: 'get', path: '/nachrichten', tag: 'nachrichten', summary: 'nachrichten.list', query: z.object({ alle: z.enum(['true', 'false']).optional() }),
+    ok: { 200: z.object({ data: z.array(Nachricht), total: z.number().int(), page: z.number().int(), pageSize: z.number().int(), ungelesen: z.number().int() }).strict() },
+  },
+  { method: 'post', path: '/nachrichten', tag: 'nachrichten', summary: 'nachrichten.create', body: NachrichtSchema, ok: { 201: Envelope(Nachricht) } },
+  { method: 'post', path: '/nachrichten/gelesen', tag: 'nachrichten', summary: 'nachrichten.allRead', ok: { 200: z.object({ success: z.literal(true), gelesen: z.number().int() }).strict() } },
+  { method: 'post', path: '/nachrichten/:id/gelesen', tag: 'nachrichten', summary: 'nachrichten.read', params: one, ok: { 200: Done } },
+  { method: 'delete', path: '/nachrichten/:id', tag: 'nachrichten', summary: 'nachrichten.delete', params: one, ok: { 200: Done } },
+]);
 import * as service from './service.js';
 
 export function nachrichtenApi(knex: Knex, clock: Clock): Router {

@@ -16,6 +16,17 @@ import { apiPreview } from '../../import/present.js';
 import { CommitBody, Token, type Translate } from '../../import/schema.js';
 import { receiveUpload, sendTemplate, translatorsOf } from '../../import/upload.js';
 import { TemplateQuery } from './schema.js';
+import { z } from 'zod';
+import { CommitAnswer, PreviewAnswer } from '../../import/present.js';
+import { documentApis, Envelope } from '../api-docs/registry.js';
+
+const tag = 'nachweise-import';
+documentApis([
+  { method: 'get', path: '/nachweise/import/vorlage', tag, summary: 'import.template', query: TemplateQuery, ok: { 200: { file: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'] } } },
+  { method: 'post', path: '/nachweise/import/preview', tag, summary: 'import.preview', body: { multipart: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } }, required: ['file'] } }, ok: { 200: Envelope(PreviewAnswer) } },
+  { method: 'post', path: '/nachweise/import/commit', tag, summary: 'import.commit', body: CommitBody, ok: { 200: CommitAnswer } },
+  { method: 'get', path: '/nachweise/import/:token', tag, summary: 'import.read', params: z.object({ token: Token }), ok: { 200: Envelope(PreviewAnswer) } },
+]);
 import { commit, entity, findImport, preview } from './service.js';
 
 /** A path whose last part is no import token belongs to the next route (a certificate's own). */

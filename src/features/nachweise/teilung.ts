@@ -82,6 +82,8 @@ export function teilbar<T extends Rec>(spec: TeilbarSpec<T>): { actions: RecordA
   const teilung: RecordAction<T, TeilungInput> = {
     name: 'teilung',
     input: TeilungInput as unknown as z.ZodType<TeilungInput>,
+    // The API answers the parts (201), not the certificate.
+    answer: { status: 201, many: true },
     // A used certificate or a part is locked for edits, but what remains of it may be split further.
     evenWhenLocked: true,
     section: 'teilung',

@@ -17,6 +17,30 @@ import { clientSignal, sendeDatei } from './ausgabe.js';
 import type { ReportDefinition } from './definition.js';
 import { findReport, REPORTS } from './katalog.js';
 import { ausfuehren, erlaeuterungen, pruefen, ReportAbgebrochen, type T } from './service.js';
+import { z } from 'zod';
+import { documentApis } from '../api-docs/registry.js';
+
+const Eintrag = z.object({ id: z.string(), name: z.string(), frage: z.string(), parameter: z.array(z.string()), pflicht: z.array(z.string()), formate: z.array(z.string()) }).strict();
+documentApis([
+  { method: 'get', path: '/reports', tag: 'reports', summary: 'reports.catalogue', ok: { 200: z.object({ data: z.array(Eintrag) }).strict() } },
+  {
+    method: 'get', path: '/reports/:id', tag: 'reports', summary: 'reports.run',
+    query: z.object({
+      startDate: z.iso.date().optional(), endDate: z.iso.date().optional(), partner: z.string().optional(), standort: z.string().optional(), produkt: z.string().optional(),
+      format: z.enum(['json', 'csv', 'xlsx', 'pdf']).optional(), page: z.number().int().min(1).optional(), pageSize: z.number().int().min(1).optional(),
+    }),
+    ok: {
+      200: {
+        file: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/pdf'],
+        // A report's rows have the columns of that report (GET /api/reports names them).
+        json: z.object({
+          data: z.array(z.record(z.string(), z.unknown())), summen: z.unknown(), erlaeuterungen: z.array(z.string()),
+          parameter: z.record(z.string(), z.unknown()), total: z.number().int(), page: z.number().int(), pageSize: z.number().int(),
+        }).strict(),
+      },
+    },
+  },
+]);
 
 export const AREA = 'reports';
 

@@ -12,6 +12,17 @@ import { parseOr400 } from '../../http/validate.js';
 import { fileError } from '../../import/file.js';
 import { apiPreview } from '../../import/present.js';
 import { CommitBody, type Translate } from '../../import/schema.js';
+import { z } from 'zod';
+import { CommitAnswer, PreviewAnswer } from '../../import/present.js';
+import { documentApis, Envelope } from '../api-docs/registry.js';
+
+const tag = 'stammdaten-import';
+const params = z.object({ entity: z.enum(['standorte', 'produkte', 'tauschpartner']) });
+documentApis([
+  { method: 'get', path: '/stammdaten-import/:entity/template', tag, summary: 'import.template', params, ok: { 200: { file: ['text/csv'] } } },
+  { method: 'post', path: '/stammdaten-import/:entity/preview', tag, summary: 'import.preview', params, body: { multipart: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } }, required: ['file'] } }, ok: { 200: Envelope(PreviewAnswer) } },
+  { method: 'post', path: '/stammdaten-import/:entity/commit', tag, summary: 'import.commit', params, body: CommitBody, ok: { 200: CommitAnswer } },
+]);
 import { commit, entityFor, preview } from './service.js';
 import { receiveUpload, sendTemplate, translatorsOf } from '../../import/upload.js';
 

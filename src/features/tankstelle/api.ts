@@ -14,6 +14,20 @@ import { HttpError } from '../../http/errors.js';
 import { actorOf, tenantScope } from '../../http/tenant.js';
 import { heuteInDeutschland } from '../zuordnung/service.js';
 import { parseEinstellungen } from './schema.js';
+import { z } from 'zod';
+import { documentApis } from '../api-docs/registry.js';
+import { EinstellungenSchema } from './schema.js';
+
+// The views' answers are not yet described field by field (null: see api-docs.test.ts); the settings are.
+const standort = z.object({ standortNr: z.string().max(32).optional() });
+const Einstellungen = z.object({ reichweiteTage: z.number().int(), verbrauchTage: z.number().int() });
+documentApis([
+  { method: 'get', path: '/tankstelle', tag: 'tankstelle', summary: 'tankstelle.tanks', query: standort, ok: { 200: null } },
+  { method: 'get', path: '/tankstelle/zapfsaeulen', tag: 'tankstelle', summary: 'tankstelle.pumps', query: standort, ok: { 200: null } },
+  { method: 'get', path: '/tankstelle/lieferkette', tag: 'tankstelle', summary: 'tankstelle.chain', query: standort.extend({ produktNr: z.string().max(32).optional() }), ok: { 200: null } },
+  { method: 'get', path: '/tankstelle/einstellungen', tag: 'tankstelle', summary: 'tankstelle.settingsRead', ok: { 200: Einstellungen.strict() } },
+  { method: 'put', path: '/tankstelle/einstellungen', tag: 'tankstelle', summary: 'tankstelle.settingsWrite', body: EinstellungenSchema, ok: { 200: Einstellungen.extend({ success: z.literal(true) }).strict() } },
+]);
 import * as service from './service.js';
 
 export const AREA = 'tankstelle-bestand';

@@ -2,6 +2,7 @@
 // per location (regeln.ts), which are edited on the partner's detail page and are part of each partner version.
 // Partners themselves are not bound to a location; their rules are, and a user limited to some locations sees
 // and changes only the rules of those.
+import { z } from 'zod';
 import type { TenantScope } from '../../db/scope.js';
 import type { Meta } from '../../db/versioned.js';
 import type { ListDefinition } from '../../records/list/engine.js';
@@ -96,5 +97,6 @@ export const tauschpartnerConfig: EntityConfig<Tauschpartner> = {
   api: {
     aliases: PARTNER_API_ALIASES,
     present: (partner) => (partner.regeln ? { regeln: snapshotWithSpecNames(partner.regeln) } : {}),
+    fields: { regeln: z.union([z.array(z.record(z.string(), z.unknown())), z.record(z.string(), z.unknown())]).nullable() },
   },
 };

@@ -13,8 +13,27 @@ import { actorOf, tenantScope } from '../../http/tenant.js';
 import { idOr404, parseOr400 } from '../../http/validate.js';
 import type { EntityKit } from '../../records/entity.js';
 import { withAliases } from '../../records/api-names.js';
-import { addRegel, deleteRegel, parseRegel, regelnOf, regelWithSpecNames, updateRegel, type RegelChange, type RegelScopes } from './regeln.js';
+import { addRegel, deleteRegel, parseRegel, regelnOf, regelWithSpecNames, updateRegel, RegelSchema, type RegelChange, type RegelScopes } from './regeln.js';
 import { REGEL_API_ALIASES, type Tauschpartner } from './store.js';
+import { documentApis, Page } from '../api-docs/registry.js';
+
+const Regel = z.object({
+  id: z.number().int(), standortNr: z.string(), standortName: z.string().nullable(), prioritaet: z.number(), priority: z.number(),
+  biogehalt: z.unknown(), biomenge: z.unknown(), biomengeEinheit: z.string().nullable(),
+}).strict();
+const Partner = z.object({ nr: z.string(), version: z.number().int() }).strict();
+const RegelAnswer = z.object({ success: z.literal(true), data: Regel, partner: Partner }).strict();
+const RegelBody = RegelSchema.extend({ priority: z.unknown().optional().describe('= prioritaet'), version: z.number().int().optional() });
+const regelParams = z.object({ nr: z.string(), regel: z.string().regex(/^\d+$/) });
+documentApis([
+  { method: 'get', path: '/tauschpartner/:nr/regeln', tag: 'tauschpartner', summary: 'regeln.list', ok: { 200: Page(Regel) } },
+  { method: 'post', path: '/tauschpartner/:nr/regeln', tag: 'tauschpartner', summary: 'regeln.create', body: RegelBody, ok: { 201: RegelAnswer } },
+  { method: 'put', path: '/tauschpartner/:nr/regeln/:regel', tag: 'tauschpartner', summary: 'regeln.update', params: regelParams, body: RegelBody, ok: { 200: RegelAnswer } },
+  {
+    method: 'delete', path: '/tauschpartner/:nr/regeln/:regel', tag: 'tauschpartner', summary: 'regeln.delete', params: regelParams,
+    ok: { 200: z.object({ success: z.literal(true), partner: Partner }).strict() },
+  },
+]);
 
 const DETAIL = 'stammdaten/tauschpartner/:id';
 const VersionField = z.coerce.number().int().min(1).optional();

@@ -11,6 +11,22 @@ import type { Clock } from '../../clock.js';
 import { requireApiPermission } from '../../http/api.js';
 import { actorOf } from '../../http/tenant.js';
 import { ThgAnzeigeService, type Veroeffentlichung } from './service.js';
+import { z } from 'zod';
+import { documentApis, Envelope } from '../api-docs/registry.js';
+
+const Publikation = Envelope(z.object({
+  veroeffentlicht: z.boolean(), seit: z.string().nullable(), token: z.string().nullable(), pfad: z.string().nullable(), vollbildPfad: z.string().nullable(), api: z.string().nullable(),
+}).strict());
+const Anzeige = z.object({
+  mandant: z.string(), heute: z.string().describe('t CO2eq, a decimal'), monat: z.string(), jahr: z.string(), stand: z.string(), berechnetAm: z.string(),
+  aequivalente: z.array(z.object({ einheit: z.string(), anzahl: z.number(), quelle: z.string(), kgCo2e: z.string() }).strict()),
+}).strict();
+documentApis([
+  { method: 'get', path: '/thg-anzeige/:token', tag: 'thg-anzeige', summary: 'thgAnzeige.public', public: true, ok: { 200: Anzeige } },
+  { method: 'get', path: '/thg-anzeige', tag: 'thg-anzeige', summary: 'thgAnzeige.read', ok: { 200: Publikation } },
+  { method: 'post', path: '/thg-anzeige', tag: 'thg-anzeige', summary: 'thgAnzeige.publish', ok: { 201: Publikation } },
+  { method: 'delete', path: '/thg-anzeige', tag: 'thg-anzeige', summary: 'thgAnzeige.revoke', ok: { 200: Publikation } },
+]);
 
 /** A minute: the figures change with deliveries, not by the second; a wall of displays costs one computation a minute. */
 export const CACHE_CONTROL = 'public, max-age=60';

@@ -22,6 +22,14 @@ import type { Lieferung } from '../lieferungen/lieferung.js';
 import type { Ablieferung } from './ablieferung.js';
 import { nachweisbescheinigungDaten, nachweisbescheinigungPdf } from './pdf.js';
 import { entfernen, uebersicht, uebersichtApi, zuordnen, ZuordnungSchema } from './service.js';
+import { documentApis } from '../api-docs/registry.js';
+
+documentApis([
+  { method: 'get', path: '/ablieferungen/:nr/nachweise', tag: 'ablieferungen', summary: 'zuordnung.read', ok: { 200: null } },
+  { method: 'post', path: '/ablieferungen/:nr/nachweise', tag: 'ablieferungen', summary: 'zuordnung.assign', body: ZuordnungSchema, ok: { 201: null } },
+  { method: 'delete', path: '/ablieferungen/:nr/nachweise/:nachweisNr', tag: 'ablieferungen', summary: 'zuordnung.remove', ok: { 200: null } },
+  { method: 'get', path: '/ablieferungen/:nr/nachweisbescheinigung.pdf', tag: 'ablieferungen', summary: 'zuordnung.pdf', ok: { 200: { file: ['application/pdf'] } }, errors: [409] },
+]);
 
 const DETAIL = 'bewegungsdaten/ablieferungen/:id';
 const TAB = 'nachweise';

@@ -13,6 +13,8 @@ import { tenantScope } from '../../http/tenant.js';
 import { requireApiPermission } from '../../http/api.js';
 import { can, type Area } from '../../permissions/index.js';
 import { PAGES } from '../../permissions/route-tree.js';
+import { documentList } from '../../features/api-docs/records.js';
+import type { Schema } from '../../features/api-docs/registry.js';
 
 export interface ListPageOptions {
   /** Route-tree path below /{lang}, e.g. 'stammdaten/standorte'. */
@@ -118,9 +120,16 @@ export function mountListPage<R>(router: Router, knex: Knex, declared: ListDefin
  */
 export function mountListApi<R>(
   router: Router, knex: Knex, declared: ListDefinition<R>, resource: string, area: Area,
-  exportOpts?: Partial<ListExportOptions> & { present?: (row: R, mandant: string) => unknown },
+  exportOpts?: Partial<ListExportOptions> & {
+    present?: (row: R, mandant: string) => unknown;
+    /** A row as the API answers it, for the API description (a record type's comes from its EntityConfig). */
+    row?: Schema;
+    /** The tag of the list on the API docs page (default: the resource). */
+    tag?: string;
+  },
 ): void {
   registerList(declared, { api: resource, exports: true });
+  documentList(declared as unknown as ListDefinition<unknown, never>, resource, { tag: exportOpts?.tag ?? resource, row: exportOpts?.row ?? null, exports: true });
   router.get(`/${resource}`, requireApiPermission(area, 'view'), async (req, res) => {
     const scope = tenantScope(knex, res, area);
     const { def, state, format } = await readListApi(req, res, declared, scope, { exports: true });

@@ -8426,7 +8426,7 @@ export interface operations {
                 /** @description = produktNr */
                 produkt?: string;
                 q?: string;
-                sort?: "nr:asc" | "nr:desc" | "entladedatum:asc" | "entladedatum:desc" | "entladeneMenge:asc" | "entladeneMenge:desc" | "status:asc" | "status:desc";
+                sort?: "nr:asc" | "nr:desc" | "entladedatum:asc" | "entladedatum:desc" | "partnerName:asc" | "partnerName:desc" | "standortName:asc" | "standortName:desc" | "produktName:asc" | "produktName:desc" | "entladeneMenge:asc" | "entladeneMenge:desc" | "status:asc" | "status:desc";
                 page?: number;
                 /** @description at most 500 rows are served */
                 pageSize?: number;
@@ -8790,7 +8790,7 @@ export interface operations {
                 /** @description = produktNr */
                 produkt?: string;
                 q?: string;
-                sort?: "nr:asc" | "nr:desc" | "lieferdatum:asc" | "lieferdatum:desc" | "menge:asc" | "menge:desc" | "status:asc" | "status:desc";
+                sort?: "nr:asc" | "nr:desc" | "lieferdatum:asc" | "lieferdatum:desc" | "partnerName:asc" | "partnerName:desc" | "standortName:asc" | "standortName:desc" | "produktName:asc" | "produktName:desc" | "menge:asc" | "menge:desc" | "status:asc" | "status:desc";
                 page?: number;
                 /** @description at most 500 rows are served */
                 pageSize?: number;

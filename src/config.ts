@@ -19,6 +19,7 @@ const EnvSchema = z.object({
   SSO_AUTHORIZE_URL: z.string().url().optional(),
   SSO_CLIENT_ID: z.string().min(1).optional(),
   BENCH_COUNT_QUERIES: z.enum(['0', '1']).optional(),
+  API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).optional(),
 });
 
 /** The identity provider whose OIDC id_tokens sign users in; null when SSO is not set up. */
@@ -49,6 +50,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Count database round trips per request and serve the counts (the benchmark only; src/db/query-count.ts). */
   countQueries?: boolean;
+  /** Requests per API key and minute (API_KEY_RATE_LIMIT); unset: 600. */
+  apiKeyRateLimit?: number;
 }
 
 export const SESSION_IDLE_MS = 1_800_000;
@@ -107,5 +110,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : null,
     countQueries: e.BENCH_COUNT_QUERIES === '1',
+    apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
   };
 }

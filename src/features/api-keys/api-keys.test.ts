@@ -336,6 +336,18 @@ describe('Idempotency-Key', () => {
     expect((await request(t.app).get('/api/einlieferungen?pageSize=1').set({ ...bearer(key), 'Idempotency-Key': 'bad-1' })).status).toBe(200);
   });
 
+  it('never keeps a new key\'s secret for a replay', async () => {
+    const auth = { ...tadmin, 'Idempotency-Key': 'neuer-schluessel-1' };
+    const first = await request(t.app).post('/api/api-keys').set(auth).send({ name: 'Idempotent', rollen: [9] });
+    expect(first.status).toBe(201);
+    const again = await request(t.app).post('/api/api-keys').set(auth).send({ name: 'Idempotent', rollen: [9] });
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual({ data: { id: first.body.data.id, name: 'Idempotent', key: null } });
+    const kept = await t.db.knex('idempotency_keys').where({ schluessel: 'neuer-schluessel-1' }).first('antwort');
+    expect(JSON.stringify(kept)).not.toContain(first.body.data.key.slice(9));
+    expect((await request(t.app).get('/api/api-keys').set(tadmin)).body.data.filter((k: { name: string }) => k.name === 'Idempotent')).toHaveLength(1);
+  });
+
   it('forgets answers after 24 hours', async () => {
     const { id, key } = await newKey({ rollen: [10] });
     const body = einlieferung();

@@ -26,9 +26,12 @@ export function apiKeysApi(knex: Knex, clock: Clock): Router {
 
   router.post('/api-keys', admin, async (req, res) => {
     const input = parseOr400(ApiKeyCreateBody, req.body);
-    // The secret must not linger in caches or proxies.
+    const created = await service.create(scope(res), actorOf(req, res), input);
+    // The secret must not linger in caches or proxies, nor in the answers kept for an Idempotency-Key: a retry
+    // learns that the key was made (id, name), never its secret.
     res.set('Cache-Control', 'no-store');
-    res.status(201).json({ data: await service.create(scope(res), actorOf(req, res), input) });
+    res.locals.replayAs = { data: { ...created, key: null } };
+    res.status(201).json({ data: created });
   });
 
   router.delete('/api-keys/:id', admin, async (req, res) => {

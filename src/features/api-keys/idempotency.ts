@@ -58,7 +58,9 @@ export function idempotentPosts(knex: Knex, clock: Clock, log: (err: unknown) =>
       if (answered) return send(body);
       answered = true;
       const status = res.statusCode;
-      const kept = status >= 500 ? repo.release(scope, aufrufer, key) : repo.complete(scope, aufrufer, key, status, body);
+      // A route whose answer holds a secret (a new API key) names what a replay may show instead.
+      const replay = res.locals.replayAs === undefined ? body : res.locals.replayAs;
+      const kept = status >= 500 ? repo.release(scope, aufrufer, key) : repo.complete(scope, aufrufer, key, status, replay);
       kept.then(
         () => send(body),
         (err) => {

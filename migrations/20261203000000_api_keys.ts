@@ -10,7 +10,9 @@
 //   SHA-256 of method, path and canonical body, and once answered its status and JSON body. A row without a
 //   status is a reservation: the first request is still running. Rows older than 24 hours are dead and are
 //   replaced or swept.
-// - audit_log: api_key_id and api_key_name, filled when a key made the change (src/db/audit.ts).
+// - audit_log: api_key_id and api_key_name, filled when a key made the change (src/db/audit.ts); every versions
+//   table (*_versionen) api_key_name, so a record's history says a key wrote the version (src/records/authors.ts).
+//   A later migration that creates a versions table adds the column too.
 import type { Knex } from 'knex';
 import { enableTenantRls } from '../src/db/rls.js';
 
@@ -52,9 +54,20 @@ export async function up(knex: Knex): Promise<void> {
     t.bigInteger('api_key_id');
     t.string('api_key_name', 100);
   });
+  for (const table of await versionTables(knex)) await knex.raw('alter table ?? add column api_key_name varchar(100)', [table]);
+}
+
+async function versionTables(knex: Knex): Promise<string[]> {
+  const rows: { table_name: string }[] = await knex('information_schema.columns')
+    .where({ table_schema: knex.raw('current_schema()'), column_name: 'benutzer_id' })
+    .andWhere('table_name', 'like', '%\\_versionen')
+    .orderBy('table_name')
+    .select('table_name');
+  return rows.map((r) => r.table_name);
 }
 
 export async function down(knex: Knex): Promise<void> {
+  for (const table of await versionTables(knex)) await knex.raw('alter table ?? drop column api_key_name', [table]);
   await knex.schema.alterTable('audit_log', (t) => {
     t.dropColumn('api_key_name');
     t.dropColumn('api_key_id');

@@ -101,10 +101,20 @@ describe('a key through its life', () => {
     expect(entry).toMatchObject({ kind: 'bewegungsdaten.einlieferungen.create', api_key_name: 'Tankautomat Test' });
     const tadminId = (await t.db.knex('benutzer').where({ login: 'TADMIN' }).first('id')).id;
     expect(entry.benutzer_id).toBe(tadminId);
+    // The record's history names the key and its creator.
+    const history = await request(t.app).get(`/api/einlieferungen/${body.nr}/versionen`).set(tadmin);
+    expect(history.body.data[0]).toMatchObject({ benutzer: 'TADMIN', apiKey: 'Tankautomat Test', autor: 'API-Schlüssel „Tankautomat Test“ (TADMIN)' });
+    const englisch = await request(t.app).get(`/api/einlieferungen/${body.nr}/versionen`).set({ ...tadmin, 'Accept-Language': 'en' });
+    expect(englisch.body.data[0].autor).toBe('API key “Tankautomat Test” (TADMIN)');
+    // Support reads the key in the audit log.
+    const log = await request(t.app).get('/api/logmeldungen?pageSize=20&mandant=DEMO').set(await as('SUPPORT', 'Support12345'));
+    expect(log.status).toBe(200);
+    expect(log.body.data).toContainEqual(expect.objectContaining({ kind: 'bewegungsdaten.einlieferungen.create', entityId: body.nr, benutzer: 'TADMIN', apiKey: 'Tankautomat Test' }));
     // A person's write names no key.
     const other = einlieferung();
     await request(t.app).post('/api/einlieferungen').set(tadmin).send(other);
     expect(await t.db.knex('audit_log').where({ entity_id: other.nr }).first('api_key_name')).toEqual({ api_key_name: null });
+    expect((await request(t.app).get(`/api/einlieferungen/${other.nr}/versionen`).set(tadmin)).body.data[0]).toMatchObject({ apiKey: null, autor: 'TADMIN' });
   });
 
   it('works as the seeded demo key of the tank system at 1007', async () => {

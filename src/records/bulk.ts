@@ -13,7 +13,7 @@ import { HttpError, httpErrorOf } from '../http/errors.js';
 export const MAX_BULK = 1000;
 
 /** POST /api/{resource}/bulk: the records as POST /api/{resource} takes them one by one. */
-export const BulkBody = z.object({ data: z.array(z.record(z.string(), z.unknown())).min(1) });
+export const BulkBody = z.object({ data: z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_BULK) });
 
 /** → 201: the records as created, in the order sent. */
 export const BulkCreated = z.object({ success: z.literal(true), data: z.array(z.record(z.string(), z.unknown())), total: z.number().int() });
@@ -23,7 +23,7 @@ export const BulkError = z.object({
   success: z.literal(false),
   message: z.string(),
   code: z.literal('BULK_INVALID'),
-  errors: z.array(z.object({ index: z.number().int(), field: z.string(), message: z.string() })),
+  errors: z.array(z.object({ index: z.number().int().describe('position in data, from 0'), field: z.string().describe('[index].field, or [index] for the whole record'), message: z.string() })),
 });
 
 /** The records of a bulk body, or a 413 (too many) / 400 (not `{"data":[{…},…]}`). */

@@ -4,8 +4,6 @@ import { z } from 'zod';
 import { ROLE_TYPES } from '../../permissions/index.js';
 
 export const MAX_NAME = 100;
-/** Records in one bulk request (issue 19): more is refused whole, 413. */
-export const MAX_BULK = 1000;
 /** Longest Idempotency-Key header accepted (a UUID is 36). */
 export const MAX_IDEMPOTENCY_KEY = 255;
 
@@ -61,19 +59,23 @@ export const ApiKeyId = z.string().regex(/^[1-9]\d{0,15}$/).transform(Number);
 /** The Idempotency-Key header of a POST on /api: printable ASCII without spaces, 1–255 characters. */
 export const IdempotencyKeyHeader = z.string().regex(/^[\x21-\x7e]{1,255}$/);
 
-/** POST /api/{einlieferungen|ablieferungen|bestaende}/bulk: the records as POST /api/{resource} takes them one by one. */
-export const BulkBody = z.object({ data: z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_BULK) });
-
-/** → 201: the records as created, in the order sent. */
-export const BulkCreated = z.object({ success: z.literal(true), data: z.array(z.record(z.string(), z.unknown())), total: z.number().int() });
+// The bulk endpoints' shapes live with the records layer that serves them (src/records/bulk.ts); named here too,
+// so this file lists every request and response of issue 19's routes.
+export { BulkBody, BulkCreated, BulkError, MAX_BULK } from '../../records/bulk.js';
 
 /**
- * A refused bulk request (400): nothing was written; each error names the record by its position in `data`
- * (`index`, from 0) and the field as `[index].field` (or `[index]` for the record as a whole).
+ * The answer kept for an Idempotency-Key and sent again to a retry: the first answer's status and JSON body, with
+ * the header `Idempotent-Replayed: true`. Refusals use the contract's error shape with these codes.
  */
-export const BulkError = z.object({
-  success: z.literal(false),
-  message: z.string(),
-  code: z.string(),
-  errors: z.array(z.object({ index: z.number().int().optional(), field: z.string(), message: z.string() })),
-});
+export const IDEMPOTENCY_CODES = {
+  invalid: 'IDEMPOTENCY_KEY_INVALID', // 400: header not 1–255 printable characters, or a multipart upload
+  reused: 'IDEMPOTENCY_KEY_REUSED', // 422: the same key with another method, URL or body
+  inProgress: 'IDEMPOTENCY_IN_PROGRESS', // 409: the first request with the key is still running
+} as const;
+
+/** The API-key refusals, in the contract's error shape. */
+export const API_KEY_CODES = {
+  invalid: 'API_KEY_INVALID', // 401: malformed, unknown, revoked, tenant or creator deactivated
+  rateLimited: 'RATE_LIMITED', // 429 with Retry-After
+  notAllowed: 'API_KEY_NOT_ALLOWED', // 403: a person's route (/api/v1/*, /api/nachrichten)
+} as const;

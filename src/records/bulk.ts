@@ -1,6 +1,6 @@
 // Bulk creation (issue 19 point 5): up to 1,000 records of one type in one request, all or nothing. Each record
 // goes through the same write path as one sent alone (validation, the record service's checks, its version
-// and its audit entry), each in a savepoint of one transaction, so every bad record is found and named, not
+// and its audit entry), each in a savepoint of one transaction (the record service makes one per call), so every bad record is found and named, not
 // only the first; if any is refused, the transaction is rolled back and nothing is written. An error names
 // the record by its position in `data` (`index`, from 0) and the field as `[index].field` (`[index]` for the
 // record as a whole): the contract's error shape, with one more member.
@@ -42,8 +42,8 @@ function indexed(index: number, err: HttpError): FieldError[] {
 }
 
 /**
- * Creates every record in one transaction of `scope`, each with `create` (given the transaction's scope), each
- * in a savepoint; refused records are collected, and if there are any, everything is rolled back with a 400
+ * Creates every record in one transaction of `scope`, each with `create` (given the transaction's scope), which
+ * must make a savepoint of its own (the record service's calls do); refused records are collected, and if there are any, everything is rolled back with a 400
  * naming them. A failure that is not the caller's doing (a bug, an outage) ends the whole at once.
  */
 export async function createAll<R>(scope: TenantScope, records: readonly Record<string, unknown>[], create: (tx: TenantScope, record: Record<string, unknown>) => Promise<R>): Promise<R[]> {
@@ -52,7 +52,9 @@ export async function createAll<R>(scope: TenantScope, records: readonly Record<
     const errors: FieldError[] = [];
     for (const [index, record] of records.entries()) {
       try {
-        const one = await tx.transaction((sp) => create(sp, record));
+        // `create` is the record service's, whose every call is a transaction of its own: inside this one, a
+        // savepoint, so a refused record leaves no trace and the next one goes on.
+        const one = await create(tx, record);
         created.push(one);
       } catch (err) {
         const known = httpErrorOf(err);

@@ -209,10 +209,16 @@ describe('bad keys and bad input: clear answers, nothing written, never a 500', 
     expect(en.body.message).toMatch(/^Invalid API key/);
   });
 
-  it("stops a key whose creator is deactivated or left the tenant, and a key of a deactivated tenant", async () => {
+  it("stops a key whose creator is deactivated, no longer an administrator or left the tenant, and a key of a deactivated tenant", async () => {
     const { id, key } = await newKey({ rollen: [9] });
     const creator = await createUserWithRoles(t.db.knex, `AKCREATOR${++n}`, 'Creator12345', []);
+    await t.db.knex('benutzer_mandanten').where({ benutzer_id: creator }).update({ admin_kz: true });
     await asTenant('DEMO', (trx) => trx('api_keys').where({ id }).update({ erstellt_von: creator }));
+    expect((await request(t.app).get('/api/einlieferungen').set(bearer(key))).status).toBe(200);
+    // No longer an administrator of the tenant: the key stops; an administrator again: it works again.
+    await t.db.knex('benutzer_mandanten').where({ benutzer_id: creator }).update({ admin_kz: false });
+    expect((await request(t.app).get('/api/einlieferungen').set(bearer(key))).status).toBe(401);
+    await t.db.knex('benutzer_mandanten').where({ benutzer_id: creator }).update({ admin_kz: true });
     expect((await request(t.app).get('/api/einlieferungen').set(bearer(key))).status).toBe(200);
     await t.db.knex('benutzer').where({ id: creator }).update({ status: 'inactive' });
     expect((await request(t.app).get('/api/einlieferungen').set(bearer(key))).status).toBe(401);

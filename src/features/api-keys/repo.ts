@@ -80,8 +80,8 @@ export interface KeyPrincipalRow {
   benutzer_id: number | null;
   login: string | null;
   benutzer_status: string | null;
-  benutzer_admin: boolean | null;
-  mitglied: boolean;
+  /** The creator is still an administrator here: system administrator (not support), or tenant administrator. */
+  verwaltet: boolean;
   mandant_status: string;
 }
 
@@ -95,11 +95,12 @@ export async function byHash(scope: TenantScope, hash: string): Promise<KeyPrinc
     .whereNull('k.widerrufen_am')
     .first(
       'k.id', 'k.name', 'k.rollen', 'k.standorte', 'k.zuletzt_benutzt_am', 'b.id as benutzer_id', 'b.login', 'b.status as benutzer_status',
-      'b.admin_kz as benutzer_admin', 'm.status as mandant_status',
-      scope.knex.raw('exists (select 1 from benutzer_mandanten bm where bm.benutzer_id = b.id and bm.mandant = k.mandant) as mitglied'),
+      'm.status as mandant_status',
+      scope.knex.raw(`(not b.support_kz and (b.admin_kz or exists (select 1 from benutzer_mandanten bm
+        where bm.benutzer_id = b.id and bm.mandant = k.mandant and bm.admin_kz))) as verwaltet`),
     );
   if (!row) return null;
-  return { ...(row as KeyPrincipalRow), id: Number(row.id), rollen: asJson(row.rollen), standorte: row.standorte == null ? null : asJson(row.standorte), mitglied: Boolean(row.mitglied) };
+  return { ...(row as KeyPrincipalRow), id: Number(row.id), rollen: asJson(row.rollen), standorte: row.standorte == null ? null : asJson(row.standorte), verwaltet: Boolean(row.verwaltet) };
 }
 
 /** Records a use, at most once a minute per key (a write per API call would cost more than the call). */

@@ -88,8 +88,9 @@ export class ApiKeyService {
 
   /**
    * The principal of a key, or null: malformed, unknown, revoked, its tenant deactivated, or its creator
-   * deactivated or no longer in the tenant (a key acts on its creator's authority: when the person who made
-   * it leaves, the systems they connected stop until an administrator makes a new key).
+   * deactivated or no longer an administrator of the tenant (a key acts on the authority of the administrator
+   * who made it: when that person leaves or loses the right, the systems they connected stop until an
+   * administrator makes a new key).
    */
   async authenticate(key: string): Promise<KeyPrincipal | null> {
     const parsed = parseKey(key);
@@ -97,7 +98,7 @@ export class ApiKeyService {
     const scope = new TenantScope(this.knex, parsed.mandant);
     const row = await repo.byHash(scope, hashKey(key));
     if (!row || row.mandant_status !== 'active' || row.benutzer_id == null || row.benutzer_status !== 'active') return null;
-    if (!row.mitglied && !row.benutzer_admin) return null;
+    if (!row.verwaltet) return null;
     const mandant = parsed.mandant;
     const rollen: CurrentUser['rollen'] = row.rollen.flatMap((typ) =>
       row.standorte ? row.standorte.map((standortNr: string | null) => ({ mandant, typ, standortNr })) : [{ mandant, typ, standortNr: null }],

@@ -23,10 +23,10 @@ import { parseOr400 } from '../http/validate.js';
 import { can, type Area } from '../permissions/index.js';
 import { withAuthors } from './authors.js';
 import { apiRecord, withAliases } from './api-names.js';
+import { bulkRecords, createAll } from './bulk.js';
 import type { EntityConfig } from './entity.js';
 import { checkUpload, readFile, receiveFiles, sendFile, type FileRef, type Upload } from './files.js';
 import { fieldLabel, formGroups, formValue, historyValue } from './presenter.js';
-import { bulkRecords, createAll } from './bulk.js';
 import { lockProblem, mentioned, recordService } from './service.js';
 
 const NrBody = z.object({ nr: recordNr() });

@@ -34,6 +34,10 @@ import { reportsRoutes } from './features/reports/routes.js';
 import { tankstelleApi } from './features/tankstelle/api.js';
 import { tankstelleRoutes } from './features/tankstelle/routes.js';
 import { nachrichtenApi } from './features/nachrichten/api.js';
+import { apiKeysApi } from './features/api-keys/api.js';
+import { apiKeyAuthenticator, DEFAULT_KEY_LIMIT } from './features/api-keys/auth.js';
+import { idempotentPosts } from './features/api-keys/idempotency.js';
+import { apiKeysRoutes } from './features/api-keys/routes.js';
 import { nachrichtenRoutes } from './features/nachrichten/routes.js';
 import { dashboardRoutes } from './features/dashboard/routes.js';
 import { entityRoutes } from './records/routes.js';
@@ -46,7 +50,7 @@ import { nachweiseImportRoutes } from './features/nachweise-import/routes.js';
 import { stammdatenImportApi } from './features/stammdaten-import/api.js';
 import { stammdatenImportRoutes } from './features/stammdaten-import/routes.js';
 import { apiDocsRoutes } from './features/api-docs/routes.js';
-import { apiAuthentication, apiLanguage, explainTokenProblems, requireApiUser, requireTenant, tenantResponseHeader } from './http/api.js';
+import { apiAuthentication, apiLanguage, explainTokenProblems, refuseApiKeys, requireApiUser, requireTenant, tenantResponseHeader } from './http/api.js';
 import type { Database } from './db/knex.js';
 import { countQueries } from './db/query-count.js';
 import { authRoutes } from './features/auth/routes.js';
@@ -141,6 +145,8 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   app.use(languageRedirects());
   app.use(cookieParser());
   app.use(express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 500 }));
+  // A bulk request carries up to 1,000 records (src/records/bulk.ts): a larger allowance for those paths only.
+  app.use(/^\/api\/[a-z-]+\/bulk$/, express.json({ limit: '5mb' }));
   app.use(express.json({ limit: '1mb' }));
   app.use(rejectNulCharacters());
   app.use(setUpI18n(i18n));
@@ -157,10 +163,16 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   const api = express.Router();
   api.use(tenantResponseHeader());
   api.patch('/benutzer/:id/mfa/reset', explainTokenProblems(accounts.tokens));
-  api.use(apiAuthentication(accounts), apiLanguage());
-  api.use('/v1', accountApi(accounts, sso));
-  // Everything else below /api needs a signed-in user and a tenant they belong to (X-Mandant).
+  const keyLimit = config.apiKeyRateLimit ? { ...DEFAULT_KEY_LIMIT, points: config.apiKeyRateLimit } : DEFAULT_KEY_LIMIT;
+  api.use(apiAuthentication(accounts, apiKeyAuthenticator(db.knex, clock, keyLimit)), apiLanguage());
+  // A person's account, session and settings: never an API key's.
+  api.use('/v1', refuseApiKeys(), accountApi(accounts, sso));
+  // Everything else below /api needs a signed-in user and a tenant they belong to (X-Mandant; an API key's own).
   api.use(requireApiUser(), requireTenant());
+  // POSTs with an Idempotency-Key are done once (src/features/api-keys/idempotency.ts).
+  api.use(idempotentPosts(db.knex, clock, log));
+  api.use(apiKeysApi(db.knex, clock));
+  api.use('/nachrichten', refuseApiKeys());
   api.use(benutzerApi(accounts));
   api.use(mandantenApi(accounts));
   api.use(gesetzeswerteApi(db.knex, clock));
@@ -209,6 +221,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   pages.use(tankstelleRoutes(db.knex, clock));
   pages.use(dashboardRoutes(db.knex, clock));
   pages.use(nachrichtenRoutes(db.knex, clock));
+  pages.use(apiKeysRoutes(db.knex, clock));
   pages.use(hilfeRoutes());
   pages.use(reportsRoutes(db.knex, clock));
   pages.use(routeTree());

@@ -20,6 +20,7 @@ const EnvSchema = z.object({
   SSO_JWKS_URL: z.string().url().optional(),
   SSO_PUBLIC_KEY: z.string().min(1).optional(),
   BENCH_COUNT_QUERIES: z.enum(['0', '1']).optional(),
+  API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).optional(),
 });
 
 /**
@@ -59,6 +60,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Count database round trips per request and serve the counts (the benchmark only; src/db/query-count.ts). */
   countQueries?: boolean;
+  /** Requests per API key and minute (API_KEY_RATE_LIMIT); unset: 600. */
+  apiKeyRateLimit?: number;
 }
 
 export const SESSION_IDLE_MS = 1_800_000;
@@ -130,5 +133,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     sso,
     countQueries: e.BENCH_COUNT_QUERIES === '1',
+    apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
   };
 }

@@ -9,6 +9,8 @@ export interface FieldError {
   message: string;
   /** Values the message names (e.g. the allowed range). */
   params?: Record<string, unknown>;
+  /** The record's position in a bulk request's `data` (src/features/api-keys/bulk.ts). */
+  index?: number;
 }
 
 /**

@@ -46,6 +46,11 @@ export interface CurrentUser {
   rollen: (Role & { mandant: string })[];
   standorte: { mandant: string; nr: string; name: string }[];
   settings: UserSettings;
+  /**
+   * Set when an API key acts (src/features/api-keys): the key's scope is `rollen`, its tenant the only entry
+   * of `mandanten`, and `id` is its creator's, who answers for what it writes.
+   */
+  apiKey?: { id: number; name: string };
 }
 
 function parseJson<T>(value: unknown, fallback: T): T {

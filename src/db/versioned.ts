@@ -3,6 +3,7 @@
 // on; if someone else saved in between, it is refused (409) instead of silently overwriting.
 import type { Knex } from 'knex';
 import { invalid, notFound } from '../errors.js';
+import { auditKey } from './audit.js';
 import type { TenantScope } from './scope.js';
 
 export interface Change {
@@ -22,6 +23,8 @@ export interface VersionInfo {
   benutzer: string | null;
   /** Who saved it when no user did: 'demo', the demo data. */
   quelle: VersionSource | null;
+  /** The name of the API key that saved it (its creator is `benutzer`), or null. */
+  apiKey: string | null;
   changes: Change[];
   data: Record<string, unknown>;
 }
@@ -75,12 +78,19 @@ export function changesOf(before: Record<string, unknown>, data: Record<string, 
 const HISTORY_COLUMN = '__history';
 const parseJson = (x: unknown) => (typeof x === 'string' ? JSON.parse(x) : x);
 
+/** A version's author columns: the user, and the API key when one acts in this request (src/db/audit.ts). */
+const author = (benutzerId: number | null) => {
+  const key = auditKey.getStore();
+  return key ? { benutzer_id: benutzerId, api_key_name: key.name } : { benutzer_id: benutzerId };
+};
+
 /** A version row (with the login of who saved it) as the pages and the API show it; `at` as ISO 8601. */
 const versionInfo = (r: Record<string, unknown>): VersionInfo => ({
   version: r.version as number,
   at: new Date(r.at as string | Date).toISOString(),
   benutzer: (r.login as string) ?? null,
   quelle: (r.quelle as VersionSource) ?? null,
+  apiKey: (r.api_key_name as string) ?? null,
   changes: parseJson(r.changes),
   data: parseJson(r.data),
 });
@@ -144,7 +154,7 @@ export class VersionedStore<T extends Record<string, unknown>> {
       .returning('*');
     const record = this.fromRow(row);
     const changes = Object.keys(this.spec.fields).filter((f) => normal(record[f]) !== null).map((f) => ({ field: f, before: null, after: record[f] }));
-    await tx.insert(this.versions, { nr, version: 1, data: JSON.stringify(record), changes: JSON.stringify(changes), benutzer_id: benutzerId });
+    await tx.insert(this.versions, { nr, version: 1, data: JSON.stringify(record), changes: JSON.stringify(changes), ...author(benutzerId) });
     return record;
   }
 
@@ -162,7 +172,7 @@ export class VersionedStore<T extends Record<string, unknown>> {
       .update({ ...this.toColumns(data), ...(this.managed && data.status ? { status: data.status } : {}), version, updated_at: tx.knex.fn.now(), updated_by: benutzerId })
       .returning('*');
     const record = this.fromRow(row);
-    await tx.insert(this.versions, { nr: before.nr, version, data: JSON.stringify(record), changes: JSON.stringify(changes), benutzer_id: benutzerId });
+    await tx.insert(this.versions, { nr: before.nr, version, data: JSON.stringify(record), changes: JSON.stringify(changes), ...author(benutzerId) });
     return record;
   }
 
@@ -179,7 +189,7 @@ export class VersionedStore<T extends Record<string, unknown>> {
     await tx.table(this.versions).where({ nr: before.nr }).update({ nr: newNr });
     const record = this.fromRow(row);
     await tx.insert(this.versions, {
-      nr: newNr, version: record.version, data: JSON.stringify(record), changes: JSON.stringify([{ field: 'nr', before: before.nr, after: newNr }]), benutzer_id: benutzerId,
+      nr: newNr, version: record.version, data: JSON.stringify(record), changes: JSON.stringify([{ field: 'nr', before: before.nr, after: newNr }]), ...author(benutzerId),
     });
     return record;
   }
@@ -210,7 +220,7 @@ export class VersionedStore<T extends Record<string, unknown>> {
       .leftJoin('benutzer as b', 'b.id', 'v.benutzer_id')
       .where('v.nr', nr)
       .orderBy('v.version', 'desc')
-      .select('v.version', 'v.at', 'v.changes', 'v.data', 'b.login', 'v.quelle');
+      .select('v.version', 'v.at', 'v.changes', 'v.data', 'b.login', 'v.quelle', 'v.api_key_name');
     return rows.map(versionInfo);
   }
 
@@ -220,7 +230,7 @@ export class VersionedStore<T extends Record<string, unknown>> {
    */
   async getWithHistory(scope: TenantScope, nr: string): Promise<{ record: T & Meta; history: VersionInfo[] } | null> {
     const history = scope.knex.raw(
-      `(select coalesce(json_agg(json_build_object('version', v.version, 'at', v.at, 'changes', v.changes, 'data', v.data, 'login', b.login, 'quelle', v.quelle)
+      `(select coalesce(json_agg(json_build_object('version', v.version, 'at', v.at, 'changes', v.changes, 'data', v.data, 'login', b.login, 'quelle', v.quelle, 'api_key_name', v.api_key_name)
           order by v.version desc), '[]'::json)
         from ?? v left join benutzer b on b.id = v.benutzer_id where v.mandant = t.mandant and v.nr = t.nr) as ??`,
       [this.versions, HISTORY_COLUMN],
@@ -254,7 +264,7 @@ export class VersionedStore<T extends Record<string, unknown>> {
     await tx.insert(this.versions, rows.map((row) => {
       const record = this.fromRow(row) as Record<string, unknown>;
       const changes = fields.filter((f) => normal(record[f]) !== null).map((f) => ({ field: f, before: null, after: record[f] }));
-      return { nr: record.nr, version: 1, data: JSON.stringify(record), changes: JSON.stringify(changes), benutzer_id: benutzerId };
+      return { nr: record.nr, version: 1, data: JSON.stringify(record), changes: JSON.stringify(changes), ...author(benutzerId) };
     }));
   }
 
@@ -289,7 +299,7 @@ export class VersionedStore<T extends Record<string, unknown>> {
     const changesByNr = new Map(items.map((it) => [it.nr, it.changes]));
     await tx.insert(this.versions, rows.map((row) => {
       const record = this.fromRow(row);
-      return { nr: record.nr, version: record.version, data: JSON.stringify(record), changes: JSON.stringify(changesByNr.get(record.nr)), benutzer_id: benutzerId };
+      return { nr: record.nr, version: record.version, data: JSON.stringify(record), changes: JSON.stringify(changesByNr.get(record.nr)), ...author(benutzerId) };
     }));
   }
 

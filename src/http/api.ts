@@ -16,13 +16,27 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** Resolves a Bearer token to its user; a token that is invalid, expired or revoked is a 401. */
-export function apiAuthentication(accounts: AccountService): RequestHandler {
+/** Resolves an API key (`Bearer npk_…`) to its principal and continues, or refuses it (src/features/api-keys/auth.ts). */
+export type KeyAuthenticator = (key: string, req: Request, res: Response, next: NextFunction) => Promise<void>;
+
+const API_KEY_HEADER = /^Bearer (npk_\S*)$/;
+
+/**
+ * Resolves a Bearer token to its user; a token that is invalid, expired or revoked is a 401. An API key
+ * (`npk_…`, never a JWT) goes to `keys` instead: one branch, here.
+ */
+export function apiAuthentication(accounts: AccountService, keys?: KeyAuthenticator): RequestHandler {
   return async (req, res, next) => {
     const header = req.headers.authorization;
     if (header === undefined) {
       if (req.user) req.apiSid = req.sessionID;
       return next();
+    }
+    const apiKey = keys ? API_KEY_HEADER.exec(header)?.[1] : undefined;
+    if (apiKey !== undefined) {
+      // A key speaks for a system, not for the browser's session: the cookie's user, if any, is not used.
+      req.user = undefined;
+      return keys!(apiKey, req, res, next);
     }
     const token = bearerToken(header);
     const found = token ? await accounts.userForToken(token, isPassiveCheck(req)) : null;
@@ -72,6 +86,11 @@ export function explainTokenProblems(tokens: TokenService): RequestHandler {
   };
 }
 
+/** Routes about a person (their account, session, password, settings, inbox): an API key is refused (403). */
+export function refuseApiKeys(): RequestHandler {
+  return (req, _res, next) => next(req.user?.apiKey ? new HttpError(403, 'API_KEY_NOT_ALLOWED', 'api-keys:errors.nurPersonen') : undefined);
+}
+
 export function requireApiUser(): RequestHandler {
   return (req, _res, next) => next(req.user ? undefined : new HttpError(401, 'UNAUTHORIZED', 'errors.unauthorized'));
 }
@@ -106,9 +125,10 @@ export function tenantResponseHeader(): RequestHandler {
 export function requireTenant(): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const raw = req.headers['x-mandant'];
-    const wanted = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
-    if (!wanted) return next(new HttpError(400, 'MANDANT_REQUIRED', 'account:errors.mandantRequired'));
     const user = req.user;
+    // An API key belongs to one tenant: X-Mandant may be left out; naming another tenant is a 403 below.
+    const wanted = typeof raw === 'string' && raw.trim() ? raw.trim().toUpperCase() : user?.apiKey ? (res.locals.mandant as string) : '';
+    if (!wanted) return next(new HttpError(400, 'MANDANT_REQUIRED', 'account:errors.mandantRequired'));
     if (!user) return next(new HttpError(401, 'UNAUTHORIZED', 'errors.unauthorized'));
     if (!user.mandanten.some((m) => m.mandant === wanted)) {
       return next(new HttpError(403, 'MANDANT_FORBIDDEN', 'account:errors.mandantForbidden'));

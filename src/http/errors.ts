@@ -80,7 +80,7 @@ export function errorHandler(log: (err: unknown) => void, i18n?: i18n): ErrorReq
     if (res.headersSent) return res.destroy();
     const t = req.t ?? early(req.path);
     const message = String(t(httpError.messageKey, httpError.params));
-    const errors = httpError.errors.map((fe) => ({ field: fe.field, message: String(t(fe.message, fe.params ?? {})) }));
+    const errors = httpError.errors.map((fe) => ({ ...(fe.index === undefined ? {} : { index: fe.index }), field: fe.field, message: String(t(fe.message, fe.params ?? {})) }));
     res.status(httpError.status);
     if (typeof httpError.params.retryAfter === 'number') res.setHeader('Retry-After', String(httpError.params.retryAfter));
     if (isApi(req.path) || !req.accepts('html')) {

@@ -70,6 +70,7 @@ export const PAGES: PageDef[] = [
   page('benutzer', 'benutzer/gesetzeswerte', 'gesetzeswerte', 'systemAdmin'),
   page('benutzer', 'benutzer/rollen', 'rollen', 'admin'),
   page('benutzer', 'benutzer/thg-anzeige', 'thg-anzeige-verwaltung', 'admin'),
+  page('benutzer', 'benutzer/api-keys', 'api-keys', 'admin'),
 ];
 
 /** The UI kit pages under /{lang}/layouts (spec section 2). */

@@ -157,6 +157,8 @@ export interface EntityConfig<T extends Record<string, unknown>> {
    * responses (records and list rows; the version history keeps the stored names) carry both names, requests accept either.
    */
   api?: ApiShape<T & Meta>;
+  /** `POST /api/{resource}/bulk`: up to 1,000 records created all or nothing (src/records/bulk.ts), for the types systems push. */
+  bulk?: boolean;
 }
 
 export interface DetailContext<T> {

@@ -24,6 +24,7 @@ import { parseOr400 } from '../http/validate.js';
 import { can, type Area } from '../permissions/index.js';
 import { withAuthors } from './authors.js';
 import { apiRecord, withAliases } from './api-names.js';
+import { bulkRecords, createAll } from './bulk.js';
 import type { EntityConfig } from './entity.js';
 import { checkUpload, readFile, receiveFiles, sendFile, type FileRef, type Upload } from './files.js';
 import { fieldLabel, formGroups, formValue, historyValue, keyFigures, readGroups } from './presenter.js';
@@ -422,6 +423,18 @@ export function entityRoutes<T extends Record<string, unknown>>(knex: Knex, cfg:
     const record = await withAliases(cfg.api?.aliases, req.body, (body) => service.create(scope, actorOf(req, res), validateAll(body, true)));
     res.status(201).json({ success: true, data: answer(scope, record) });
   });
+
+  if (cfg.bulk) {
+    // Each record as POST /{resource} takes it, through the same validation and write path, all in one transaction.
+    api.post(`/${cfg.resource}/bulk`, edit, async (req, res) => {
+      const records = bulkRecords(req.body);
+      const scope = scopeOf(res, 'edit');
+      const actor = actorOf(req, res);
+      const created = await createAll(scope, records, (tx, body) =>
+        withAliases(cfg.api?.aliases, body, (b) => service.create(tx, actor, validateAll(b, true))));
+      res.status(201).json({ success: true, data: created.map((r) => answer(scope, r)), total: created.length });
+    });
+  }
 
   api.put(`/${cfg.resource}/:nr`, edit, async (req, res) => {
     const { scope, record } = await load(res, apiNr(req.params.nr), 'edit');

@@ -1,7 +1,8 @@
 // Cross-tenant isolation over every /api route the app registers (enumerated at runtime, so new routes are
 // covered without editing this file): a DEMO tenant administrator aims each route at NORD's records, with
 // X-Mandant DEMO, NORD, missing and unknown. Nothing may succeed against NORD data, nothing may answer 5xx,
-// errors keep the contract's shape, and NORD's rows are byte-for-byte the same afterwards.
+// errors keep the contract's shape, and NORD's rows are byte-for-byte the same afterwards. The same sweep runs
+// as a DEMO API key holding every role type (a key needs no X-Mandant: its tenant is its own).
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextNumber } from '../db/numbers.js';
@@ -27,6 +28,7 @@ const nordNr = new Map<string, string>(); // table -> one NORD nr
 let nordIdentifiers: string[] = [];
 let before: Record<string, string[]>;
 let token: string;
+let demoKey: string;
 
 const login = async () => (await request(t.app).post('/api/v1/account/login').send({ login: 'TADMIN', password: 'Tadmin12345' })).body.token as string;
 
@@ -66,7 +68,8 @@ function nordValues(route: ApiRoute): { values: Record<string, string>; nord: st
 const RECORD_ENTITIES = [...STAMMDATEN_ENTITIES, ...BEWEGUNGSDATEN_ENTITIES];
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // The key's sweep makes some 700 calls within seconds: its rate limit must not answer them instead.
+  t = await createTestApp({ apiKeyRateLimit: 100_000 });
   const knex = t.db.knex;
   routes = apiRoutes(t.app);
   const resources = new Set(routes.map((r) => r.path.match(/^\/api\/([^/]+)\/:nr/)?.[1]).filter(Boolean));
@@ -133,8 +136,12 @@ beforeAll(async () => {
   for (let n = 2001; n <= 2012; n++) ids.add(String(n));
   nordIdentifiers = [...ids];
 
-  before = await snapshot();
   token = await login();
+  const made = await request(t.app).post('/api/api-keys').set({ Authorization: token, 'X-Mandant': 'DEMO' })
+    .send({ name: 'Sicherheitstest', rollen: Array.from({ length: 25 }, (_, i) => i + 1) });
+  expect(made.status, made.text).toBe(201);
+  demoKey = made.body.data.key;
+  before = await snapshot();
 }, 120_000);
 
 afterAll(() => t?.close());
@@ -146,7 +153,8 @@ describe('cross-tenant isolation over every /api route', () => {
     expect(routes).toContainEqual({ method: 'get', path: '/api/standorte/:nr' });
   });
 
-  it('never lets a DEMO tenant admin read or change NORD data, never 5xx, errors in contract shape', async () => {
+  /** Aims every route at NORD as `who`; `tenantless` says whether a call without X-Mandant is the caller's own tenant (a key). */
+  async function sweep(who: string, auth: () => string, tenantless: boolean, relogin?: () => Promise<void>) {
     const failures: string[] = [];
     const variants: { label: string; mandant: string | null }[] = [
       { label: 'X-Mandant DEMO', mandant: 'DEMO' },
@@ -161,18 +169,18 @@ describe('cross-tenant isolation over every /api route', () => {
       const { values, nord } = nordValues(route);
       const url = fillPath(route.path, values);
       for (const v of variants) {
-        let req = request(t.app)[route.method](url).set('Authorization', token).set('Accept', 'application/json');
+        let req = request(t.app)[route.method](url).set('Authorization', auth()).set('Accept', 'application/json');
         if (v.mandant) req = req.set('X-Mandant', v.mandant);
         if (['post', 'put', 'patch'].includes(route.method)) req = req.send(BODY);
         const res = await req;
         calls++;
         statuses[`${v.label} ${res.status}`] = (statuses[`${v.label} ${res.status}`] ?? 0) + 1;
-        const ctx = `${route.method.toUpperCase()} ${url} (${route.path}) with ${v.label} → ${res.status}`;
+        const ctx = `${who}: ${route.method.toUpperCase()} ${url} (${route.path}) with ${v.label} → ${res.status}`;
         const text = res.text ?? '';
         if (res.status >= 500) failures.push(`${ctx}: server error ${text.slice(0, 300)}`);
         const ok = res.status >= 200 && res.status < 300;
         // Calls the contract exempts from X-Mandant are not tenant-scoped: they may succeed whatever the header says.
-        const allowed = nord.length === 0 && (v.mandant === 'DEMO' || isTenantExempt(route.path));
+        const allowed = nord.length === 0 && (v.mandant === 'DEMO' || (tenantless && v.mandant === null) || isTenantExempt(route.path));
         if (ok && !allowed) failures.push(`${ctx}: succeeded against NORD (${nord.length ? `NORD params ${nord.join(',')}` : v.label}): ${text.slice(0, 300)}`);
         if (ok) {
           succeeded.push(`${route.method.toUpperCase()} ${url} [${v.label}]`);
@@ -188,11 +196,21 @@ describe('cross-tenant isolation over every /api route', () => {
           if (/Nordsee|Wilhelmshaven|NORDONLY/.test(text)) failures.push(`${ctx}: error message names NORD data: ${text.slice(0, 200)}`);
         }
       }
-      // A route may end the session (logout): carry on signed in.
-      if ((await request(t.app).get('/api/v1/account/session').set('Authorization', token)).status !== 200) token = await login();
+      await relogin?.();
     }
-    console.info(`cross-tenant: ${calls} calls; statuses ${JSON.stringify(statuses)}; succeeded (allowed): ${succeeded.join(', ')}`);
+    console.info(`cross-tenant (${who}): ${calls} calls; statuses ${JSON.stringify(statuses)}; succeeded (allowed): ${succeeded.join(', ')}`);
     expect(failures, failures.join('\n')).toEqual([]);
+  }
+
+  it('never lets a DEMO tenant admin read or change NORD data, never 5xx, errors in contract shape', async () => {
+    // A route may end the session (logout): carry on signed in.
+    await sweep('TADMIN', () => token, false, async () => {
+      if ((await request(t.app).get('/api/v1/account/session').set('Authorization', token)).status !== 200) token = await login();
+    });
+  }, 120_000);
+
+  it('never lets a DEMO API key read or change NORD data, whatever X-Mandant says', async () => {
+    await sweep('DEMO API key', () => `Bearer ${demoKey}`, true);
   }, 120_000);
 
   it("leaves every NORD row unchanged (all tables with a mandant column but audit_log, sessions, rate_limits)", async () => {

@@ -7,6 +7,7 @@ import { hashPassword } from '../auth/passwords.js';
 import { seedBewegungsdaten } from './bewegungsdaten.js';
 import { seedBilanzen } from './bilanzen.js';
 import { seedLieferkette } from './lieferkette.js';
+import { seedApiKeys } from './api-keys.js';
 import { seedNachrichten } from './nachrichten.js';
 import { seedNachweise } from './nachweise.js';
 import { seedStammdaten } from './stammdaten.js';
@@ -104,6 +105,7 @@ export async function seedDemo(knex: Knex): Promise<{ usersCreated: number }> {
     }
     // After the users: messages name their authors and readers.
     await seedNachrichten(trx, TENANTS.map((t) => t.mandant));
+    await seedApiKeys(trx, TENANTS.map((t) => t.mandant));
   });
   return { usersCreated };
 }

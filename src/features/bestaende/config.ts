@@ -86,6 +86,8 @@ const list: ListDefinition<Bestand & Meta> = {
 export const bestandConfig: EntityConfig<Bestand> = {
   resource: 'bestaende',
   path: 'bewegungsdaten/bestaende',
+  // Pushed by tank systems (issue 19): POST /api/bestaende/bulk.
+  bulk: true,
   area: 'bestaende',
   ns: 'bestaende',
   store: bestandStore,

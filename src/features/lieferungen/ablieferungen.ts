@@ -15,6 +15,8 @@ const base = lieferungEntity({ ...ABLIEFERUNG_SPEC, listExtras: zertifikatStatus
 
 export const ablieferungConfig: EntityConfig<Lieferung> = {
   ...base,
+  // Pushed by traders' ERP and tank systems (issue 19): POST /api/ablieferungen/bulk.
+  bulk: true,
   // Location, group and bio quantity stay as the assigned certificates were checked against, and no cancelling.
   prepare: zuordnungenBleiben(base.prepare!),
   sections: [...(base.sections ?? []), nachweiseTab],

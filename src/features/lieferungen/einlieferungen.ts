@@ -50,6 +50,8 @@ const abholungTab: RecordSection<Lieferung> = {
 
 export const einlieferungConfig: EntityConfig<Lieferung> = {
   ...base,
+  // Pushed by traders' ERP and tank systems (issue 19): POST /api/einlieferungen/bulk.
+  bulk: true,
   sections: [...(base.sections ?? []), abholungTab],
   extraRoutes: einlieferungAbholungRoutes,
   // GET of one Einlieferung carries its link status (the list rows carry it from the list's SQL).

@@ -183,7 +183,7 @@ describe('GET /api/logmeldungen', () => {
     expect(res.body.data).toHaveLength(10);
     expect(res.body.data[0]).toEqual({
       id: expect.any(Number), at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/), mandant: null,
-      benutzerId: expect.any(Number), benutzer: 'SUPPORT', kind: 'auth.login', entity: null, entityId: null, before: null, after: null,
+      benutzerId: expect.any(Number), benutzer: 'SUPPORT', apiKey: null, kind: 'auth.login', entity: null, entityId: null, before: null, after: null,
       ip: expect.any(String),
     });
     const times = res.body.data.map((e: { at: string }) => e.at);

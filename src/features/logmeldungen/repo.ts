@@ -20,6 +20,8 @@ export interface LogEntry {
   benutzerId: number | null;
   /** Login of the acting user; null when there was none (failed login, SSO failure). */
   benutzer: string | null;
+  /** The name of the API key the user's system acted with, or null (src/features/api-keys). */
+  apiKey: string | null;
   kind: string;
   entity: string | null;
   entityId: string | null;
@@ -34,6 +36,7 @@ export interface LogRow {
   mandant: string | null;
   benutzer_id: number | null;
   benutzer_login: string | null;
+  api_key_name: string | null;
   kind: string;
   entity: string | null;
   entity_id: string | null;
@@ -43,7 +46,7 @@ export interface LogRow {
 }
 
 export const COLUMNS = [
-  'a.id', 'a.at', 'a.mandant', 'a.benutzer_id', 'b.login as benutzer_login', 'a.kind', 'a.entity', 'a.entity_id',
+  'a.id', 'a.at', 'a.mandant', 'a.benutzer_id', 'b.login as benutzer_login', 'a.api_key_name', 'a.kind', 'a.entity', 'a.entity_id',
   'a.before', 'a.after', 'a.ip',
 ];
 
@@ -86,6 +89,7 @@ export function toEntry(row: LogRow): LogEntry {
     mandant: row.mandant,
     benutzerId: row.benutzer_id == null ? null : Number(row.benutzer_id),
     benutzer: row.benutzer_login,
+    apiKey: row.api_key_name ?? null,
     kind: row.kind,
     entity: row.entity,
     entityId: row.entity_id,

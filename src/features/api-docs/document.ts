@@ -39,8 +39,11 @@ export const isTenantOperation = (op: ApiOperation) => !op.public && !isTenantEx
 export function errorStatuses(op: ApiOperation): number[] {
   // 404 everywhere: an unknown record, and any address longer than the app accepts (src/app.ts).
   const s = new Set<number>([400, 404, 500, 503]);
-  if (!op.public) [401, 403].forEach((x) => s.add(x));
+  // 429: an API key over its own rate limit (src/features/api-keys), on anything a key may call.
+  if (!op.public) [401, 403, 429].forEach((x) => s.add(x));
   if (op.method !== 'get') [409, 413].forEach((x) => s.add(x));
+  // 422: an Idempotency-Key used again with another body.
+  if (op.method === 'post') s.add(422);
   for (const x of op.errors ?? []) s.add(x);
   return [...s].sort((a, b) => a - b);
 }
@@ -54,7 +57,8 @@ const ERROR_SCHEMA: JsonSchema = {
     code: { type: 'string', description: 'machine code, e.g. NOT_FOUND, BAD_REQUEST, MANDANT_REQUIRED' },
     errors: {
       type: 'array',
-      items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } }, required: ['field', 'message'], additionalProperties: false },
+      // `index`: the record of a bulk write the error is about (its field then reads "[3].menge").
+      items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' }, index: { type: 'integer', minimum: 0 } }, required: ['field', 'message'], additionalProperties: false },
     },
   },
   required: ['success', 'message', 'code', 'errors'],

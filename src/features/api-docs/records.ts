@@ -2,6 +2,7 @@
 // builds the routes from: the list's parameters from its ListDefinition, the bodies from its zod schema (and
 // the spec's alias names, src/records/api-names.ts), the records from its store's fields. Nothing here is
 // written per record type, so a field added to a type is in the description the moment it is in the API.
+import { MAX_BULK } from '../../records/bulk.js';
 import { z } from 'zod';
 import type { EntityConfig } from '../../records/entity.js';
 import type { ListDefinition } from '../../records/list/engine.js';
@@ -91,6 +92,8 @@ const VERSIONS = z.object({
     at: z.string(),
     benutzer: z.string().nullable(),
     quelle: z.string().nullable(),
+    /** The API key that wrote this version, if one did (its creator is `benutzer`). */
+    apiKey: z.string().nullable().optional(),
     autor: z.string(),
     changes: z.array(z.object({ field: z.string(), before: z.unknown(), after: z.unknown() }).strict()),
     data: z.record(z.string(), z.unknown()),
@@ -147,6 +150,13 @@ export function documentEntity(cfg: EntityConfig<Rec>): void {
   documentApi({ method: 'post', path: base, tag, summary: 'generic.create', body: bodySchema(cfg, true), ok: { 201: envelope(record) } });
   documentApi({ method: 'put', path: one, tag, summary: 'generic.update', body: bodySchema(cfg, false), headers: ifMatch, ok: { 200: envelope(record) } });
   if (cfg.removable) documentApi({ method: 'delete', path: one, tag, summary: 'generic.delete', ok: { 200: { type: 'object', properties: { success: { const: true } }, required: ['success'], additionalProperties: false } } });
+  if (cfg.bulk) {
+    documentApi({
+      method: 'post', path: `${base}/bulk`, tag, summary: 'generic.bulk', errors: [413],
+      body: { type: 'object', properties: { data: { type: 'array', items: bodySchema(cfg, true), minItems: 1, maxItems: MAX_BULK } }, required: ['data'], additionalProperties: false },
+      ok: { 201: { type: 'object', properties: { success: { const: true }, data: { type: 'array', items: record }, total: { type: 'integer' } }, required: ['success', 'data', 'total'], additionalProperties: false } },
+    });
+  }
   for (const action of cfg.actions ?? []) {
     const answer = action.answer;
     documentApi({

@@ -10,8 +10,16 @@ import type { Clock } from '../../clock.js';
 import { requireApiPermission } from '../../http/api.js';
 import { actorOf, tenantScope } from '../../http/tenant.js';
 import { idOr404, parseOr400 } from '../../http/validate.js';
-import { ApiKeyCreateBody, ApiKeyId } from './schema.js';
+import { z } from 'zod';
+import { documentApis } from '../api-docs/registry.js';
+import { ApiKeyCreateBody, ApiKeyCreated, ApiKeyId, ApiKeyList, ApiKeyRevoked } from './schema.js';
 import { ApiKeyService } from './service.js';
+
+documentApis([
+  { method: 'get', path: '/api-keys', tag: 'api-keys', summary: 'apiKeys.list', ok: { 200: ApiKeyList.strict() } },
+  { method: 'post', path: '/api-keys', tag: 'api-keys', summary: 'apiKeys.create', body: ApiKeyCreateBody, ok: { 201: ApiKeyCreated.strict() } },
+  { method: 'delete', path: '/api-keys/:id', tag: 'api-keys', summary: 'apiKeys.revoke', params: z.object({ id: z.string().regex(/^[1-9]\d{0,15}$/) }), ok: { 200: ApiKeyRevoked.strict() } },
+]);
 
 export function apiKeysApi(knex: Knex, clock: Clock): Router {
   const router = Router();

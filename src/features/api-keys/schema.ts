@@ -28,7 +28,10 @@ export type ApiKeyCreateInput = z.output<typeof ApiKeyCreateBody>;
 
 /** POST /api/api-keys → 201: the key itself, shown this once. */
 export const ApiKeyCreated = z.object({
-  data: z.object({ id: z.number().int(), name: z.string(), key: z.string().describe('npk_<MANDANT>_<secret>; shown only in this answer') }),
+  data: z.object({
+    id: z.number().int(), name: z.string(),
+    key: z.string().nullable().describe('npk_<MANDANT>_<secret>; shown only in this answer (null in the answer repeated for an Idempotency-Key)'),
+  }),
 });
 
 export const ApiKeyListItem = z.object({

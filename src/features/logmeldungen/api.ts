@@ -15,6 +15,7 @@ import { listQuery } from '../api-docs/lists.js';
 
 const Entry = {
   id: z.number().int(), at: z.string(), mandant: z.string().nullable(), benutzerId: z.number().int().nullable(), benutzer: z.string().nullable(),
+  apiKey: z.string().nullable().optional(),
   kind: z.string(), entity: z.string().nullable(), entityId: z.string().nullable(), before: z.unknown(), after: z.unknown(), ip: z.string().nullable(),
 };
 // A secret's change names no values (hidden): before and after are left out.

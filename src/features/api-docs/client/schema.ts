@@ -834,6 +834,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's API keys */
+        get: operations["get_api_keys"];
+        put?: never;
+        /** Create an API key (the key is only in this answer) */
+        post: operations["post_api_keys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API key */
+        delete: operations["delete_api_keys_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tauschpartner/{nr}/regeln": {
         parameters: {
             query?: never;
@@ -1483,6 +1518,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/einlieferungen/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create many records at once (up to 1,000, all or none) */
+        post: operations["post_einlieferungen_bulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/einlieferungen/{nr}/storno": {
         parameters: {
             query?: never;
@@ -1547,6 +1599,23 @@ export interface paths {
         put?: never;
         /** Create a record */
         post: operations["post_ablieferungen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ablieferungen/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create many records at once (up to 1,000, all or none) */
+        post: operations["post_ablieferungen_bulk"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1721,6 +1790,23 @@ export interface paths {
         put?: never;
         /** Create a record */
         post: operations["post_bestaende"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bestaende/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create many records at once (up to 1,000, all or none) */
+        post: operations["post_bestaende_bulk"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2018,6 +2104,7 @@ export interface components {
             errors: {
                 field: string;
                 message: string;
+                index?: number;
             }[];
         };
         tauschpartner: {
@@ -2318,6 +2405,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Idempotency-Key already used with another body */
+        E422: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Too many attempts; try again after Retry-After seconds */
         E429: {
             headers: {
@@ -2417,6 +2513,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
             429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
@@ -2478,6 +2575,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -2547,6 +2646,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
             429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
@@ -2609,6 +2709,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
             429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
@@ -2652,6 +2753,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -2688,6 +2791,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -2722,6 +2827,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -2766,6 +2872,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -2812,6 +2920,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -2852,6 +2962,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -2890,6 +3001,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -2937,6 +3049,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -2999,6 +3112,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -3068,6 +3182,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -3120,6 +3236,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -3188,6 +3305,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -3249,6 +3367,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -3293,6 +3412,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -3331,6 +3451,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -3378,6 +3499,7 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -3438,6 +3560,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -3480,6 +3603,7 @@ export interface operations {
                             mandant: string | null;
                             benutzerId: number | null;
                             benutzer: string | null;
+                            apiKey?: string | null;
                             kind: string;
                             entity: string | null;
                             entityId: string | null;
@@ -3501,6 +3625,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -3534,6 +3659,7 @@ export interface operations {
                             mandant: string | null;
                             benutzerId: number | null;
                             benutzer: string | null;
+                            apiKey?: string | null;
                             kind: string;
                             entity: string | null;
                             entityId: string | null;
@@ -3555,6 +3681,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -3605,6 +3732,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -3669,6 +3797,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -3702,6 +3832,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -3766,6 +3897,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -3804,6 +3936,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -3864,6 +3997,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -3930,6 +4064,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -3980,6 +4116,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -4045,6 +4182,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -4093,6 +4231,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -4152,6 +4291,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -4188,6 +4328,7 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -4221,6 +4362,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -4267,6 +4409,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -4307,6 +4450,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -4381,6 +4525,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -4427,6 +4572,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -4476,6 +4623,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -4523,6 +4672,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -4561,6 +4711,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -4611,6 +4762,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -4658,6 +4811,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -4703,6 +4858,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -4773,6 +4930,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -4844,6 +5003,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -4929,6 +5090,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -4975,6 +5137,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5019,6 +5183,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5059,6 +5224,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5116,6 +5282,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5149,6 +5316,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5182,6 +5350,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5216,6 +5385,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5250,6 +5420,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5295,6 +5466,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5344,6 +5516,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5404,6 +5577,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5443,6 +5618,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5483,6 +5660,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5521,6 +5700,149 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+        };
+    };
+    get_api_keys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description X-Mandant: the tenant a call is about (e.g. DEMO). Needed on every call but sign-in and the session's own calls with a login token or the session cookie; missing: 400, a tenant the user does not belong to: 403. An API key needs none. */
+                "X-Mandant"?: components["parameters"]["XMandant"];
+                /** @description Accept-Language: de or en for the messages; else the user's setting, else German. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            name: string;
+                            praefix: string;
+                            rollen: number[];
+                            standorte: string[] | null;
+                            /** @description ISO instant */
+                            erstelltAm: string;
+                            /** @description login of the creator */
+                            erstelltVon: string | null;
+                            zuletztBenutztAm: string | null;
+                            widerrufenAm: string | null;
+                            /** @enum {string} */
+                            status: "aktiv" | "widerrufen";
+                        }[];
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+        };
+    };
+    post_api_keys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description X-Mandant: the tenant a call is about (e.g. DEMO). Needed on every call but sign-in and the session's own calls with a login token or the session cookie; missing: 400, a tenant the user does not belong to: 403. An API key needs none. */
+                "X-Mandant"?: components["parameters"]["XMandant"];
+                /** @description Idempotency-Key (optional, on POST): a POST repeated with the same key is answered as the first one was, without a second change. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Accept-Language: de or en for the messages; else the user's setting, else German. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    rollen?: (number | string)[];
+                    standorte?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            name: string;
+                            /** @description npk_<MANDANT>_<secret>; shown only in this answer (null in the answer repeated for an Idempotency-Key) */
+                            key: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+        };
+    };
+    delete_api_keys_id: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description X-Mandant: the tenant a call is about (e.g. DEMO). Needed on every call but sign-in and the session's own calls with a login token or the session cookie; missing: 400, a tenant the user does not belong to: 403. An API key needs none. */
+                "X-Mandant"?: components["parameters"]["XMandant"];
+                /** @description Accept-Language: de or en for the messages; else the user's setting, else German. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5569,6 +5891,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5637,6 +5960,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5704,6 +6029,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5747,6 +6073,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5784,6 +6111,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5829,6 +6157,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5868,6 +6197,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5901,6 +6231,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5945,6 +6276,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -5981,6 +6314,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -6015,6 +6349,7 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -6061,6 +6396,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -6116,6 +6452,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -6160,6 +6498,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -6214,6 +6553,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -6254,6 +6594,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -6287,6 +6628,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -6395,6 +6737,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -6449,6 +6793,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -6544,6 +6890,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -6578,6 +6925,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -6680,6 +7028,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -6734,6 +7084,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -6828,6 +7180,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -6861,6 +7214,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -6965,6 +7319,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -7021,6 +7377,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -7128,6 +7486,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -7188,6 +7547,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -7226,6 +7586,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -7258,6 +7619,7 @@ export interface operations {
                             at: string;
                             benutzer: string | null;
                             quelle: string | null;
+                            apiKey?: string | null;
                             autor: string;
                             changes: {
                                 field: string;
@@ -7278,6 +7640,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -7349,6 +7712,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -7408,6 +7772,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -7458,6 +7824,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -7493,6 +7861,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -7540,6 +7909,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -7577,6 +7947,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -7634,6 +8005,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -7672,6 +8044,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -7704,6 +8077,7 @@ export interface operations {
                             at: string;
                             benutzer: string | null;
                             quelle: string | null;
+                            apiKey?: string | null;
                             autor: string;
                             changes: {
                                 field: string;
@@ -7724,6 +8098,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -7788,6 +8163,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -7844,6 +8220,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -7894,6 +8272,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -7931,6 +8311,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -7989,6 +8370,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -8027,6 +8409,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -8059,6 +8442,7 @@ export interface operations {
                             at: string;
                             benutzer: string | null;
                             quelle: string | null;
+                            apiKey?: string | null;
                             autor: string;
                             changes: {
                                 field: string;
@@ -8079,6 +8463,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -8142,6 +8527,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -8199,6 +8585,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -8249,6 +8637,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -8286,6 +8676,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -8351,6 +8742,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -8383,6 +8775,7 @@ export interface operations {
                             at: string;
                             benutzer: string | null;
                             quelle: string | null;
+                            apiKey?: string | null;
                             autor: string;
                             changes: {
                                 field: string;
@@ -8403,6 +8796,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -8500,6 +8894,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -8564,6 +8959,77 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+        };
+    };
+    post_einlieferungen_bulk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description X-Mandant: the tenant a call is about (e.g. DEMO). Needed on every call but sign-in and the session's own calls with a login token or the session cookie; missing: 400, a tenant the user does not belong to: 403. An API key needs none. */
+                "X-Mandant"?: components["parameters"]["XMandant"];
+                /** @description Idempotency-Key (optional, on POST): a POST repeated with the same key is answered as the first one was, without a second change. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Accept-Language: de or en for the messages; else the user's setting, else German. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        nr: string;
+                        typ?: string | null;
+                        biogehalt?: unknown;
+                        entladeneMenge?: unknown;
+                        /** @enum {string} */
+                        unitOfMeasure: "L" | "kg";
+                        entladedatum?: unknown;
+                        /** @enum {string} */
+                        status?: "open" | "inProgress" | "completed" | "locked";
+                        partnerNr: string;
+                        standortNr: string;
+                        produktNr: string;
+                        produktgruppe?: ("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null;
+                        contractNumber?: string | null;
+                        incoterm?: ("EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF") | null;
+                        vehicleName?: string | null;
+                        kommentar?: string | null;
+                        storniert?: unknown;
+                        /** @description the version the change is based on (or If-Match); none: unchecked */
+                        version?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["einlieferungen"][];
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -8613,6 +9079,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -8650,6 +9118,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -8715,6 +9184,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -8747,6 +9217,7 @@ export interface operations {
                             at: string;
                             benutzer: string | null;
                             quelle: string | null;
+                            apiKey?: string | null;
                             autor: string;
                             changes: {
                                 field: string;
@@ -8767,6 +9238,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -8863,6 +9335,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -8927,6 +9400,77 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+        };
+    };
+    post_ablieferungen_bulk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description X-Mandant: the tenant a call is about (e.g. DEMO). Needed on every call but sign-in and the session's own calls with a login token or the session cookie; missing: 400, a tenant the user does not belong to: 403. An API key needs none. */
+                "X-Mandant"?: components["parameters"]["XMandant"];
+                /** @description Idempotency-Key (optional, on POST): a POST repeated with the same key is answered as the first one was, without a second change. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Accept-Language: de or en for the messages; else the user's setting, else German. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        nr: string;
+                        typ?: string | null;
+                        biogehalt?: unknown;
+                        menge?: unknown;
+                        /** @enum {string} */
+                        uomMenge: "L" | "kg";
+                        lieferdatum?: unknown;
+                        /** @enum {string} */
+                        status?: "open" | "inProgress" | "completed" | "locked";
+                        partnerNr: string;
+                        standortNr: string;
+                        produktNr: string;
+                        produktgruppe?: ("diesel" | "benzin" | "biodiesel" | "bioethanol" | "hvo" | "pflanzenoel") | null;
+                        contractNumber?: string | null;
+                        incoterm?: ("EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF") | null;
+                        vehicleName?: string | null;
+                        kommentar?: string | null;
+                        storniert?: unknown;
+                        /** @description the version the change is based on (or If-Match); none: unchecked */
+                        version?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ablieferungen"][];
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -8976,6 +9520,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -9013,6 +9559,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -9080,6 +9627,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -9112,6 +9660,7 @@ export interface operations {
                             at: string;
                             benutzer: string | null;
                             quelle: string | null;
+                            apiKey?: string | null;
                             autor: string;
                             changes: {
                                 field: string;
@@ -9132,6 +9681,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -9225,6 +9775,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -9291,6 +9842,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -9340,6 +9893,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -9389,6 +9944,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -9438,6 +9995,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -9475,6 +10034,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -9528,6 +10088,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -9560,6 +10121,7 @@ export interface operations {
                             at: string;
                             benutzer: string | null;
                             quelle: string | null;
+                            apiKey?: string | null;
                             autor: string;
                             changes: {
                                 field: string;
@@ -9580,6 +10142,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -9650,6 +10213,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -9701,6 +10265,64 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
+        };
+    };
+    post_bestaende_bulk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description X-Mandant: the tenant a call is about (e.g. DEMO). Needed on every call but sign-in and the session's own calls with a login token or the session cookie; missing: 400, a tenant the user does not belong to: 403. An API key needs none. */
+                "X-Mandant"?: components["parameters"]["XMandant"];
+                /** @description Idempotency-Key (optional, on POST): a POST repeated with the same key is answered as the first one was, without a second change. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Accept-Language: de or en for the messages; else the user's setting, else German. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        datum?: unknown;
+                        standortNr: string;
+                        produktNr: string;
+                        volumen?: unknown;
+                        fuellstand?: unknown;
+                        /** @description the version the change is based on (or If-Match); none: unchecked */
+                        version?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["bestaende"][];
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -9738,6 +10360,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -9790,6 +10413,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -9822,6 +10446,7 @@ export interface operations {
                             at: string;
                             benutzer: string | null;
                             quelle: string | null;
+                            apiKey?: string | null;
                             autor: string;
                             changes: {
                                 field: string;
@@ -9842,6 +10467,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -9934,6 +10560,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -9984,6 +10611,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -10035,6 +10664,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -10084,6 +10715,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -10133,6 +10766,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -10170,6 +10805,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -10266,6 +10902,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -10298,6 +10935,7 @@ export interface operations {
                             at: string;
                             benutzer: string | null;
                             quelle: string | null;
+                            apiKey?: string | null;
                             autor: string;
                             changes: {
                                 field: string;
@@ -10318,6 +10956,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -10449,6 +11088,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -10544,6 +11184,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -10595,6 +11237,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -10644,6 +11288,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -10693,6 +11339,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -10742,6 +11390,8 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -10777,6 +11427,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -10824,6 +11475,7 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             413: components["responses"]["E413"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -10871,6 +11523,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
@@ -10956,6 +11609,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };

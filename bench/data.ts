@@ -13,6 +13,7 @@ import { einlieferungConfig } from '../src/features/lieferungen/einlieferungen.j
 import { COUNT_CAP, pageStatement, parseListState, type ListDefinition } from '../src/records/list/engine.js';
 import { benchThgToken, LIST, TANKSTELLE } from '../src/testing/perf-pages.js';
 import { explain, type Plan } from '../src/testing/plans.js';
+import { isIndexed, resolveReferences } from '../src/records/list/search.js';
 
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/bench';
 export const DEFAULT_PGLITE_DIR = './data/bench-pglite';
@@ -264,8 +265,14 @@ export async function explainSearch(db: BenchDb, tenant: string): Promise<{ plan
       ];
       const plans: SearchPlan[] = [];
       let text = '';
-      const run = async (d: ListDefinition<unknown>, q: string) => {
+      const stateOf = async (d: ListDefinition<unknown>, q: string) => {
         const { state } = parseListState(d, { q }, 10);
+        // As a request does (readListRequest): the master numbers the words find, as constants.
+        if (isIndexed(d.search)) state.references = await resolveReferences(d.search, tx, q);
+        return state;
+      };
+      const run = async (d: ListDefinition<unknown>, q: string) => {
+        const state = await stateOf(d, q);
         const stmt = pageStatement(d, tx, state, COUNT_CAP);
         const plan = await explain(tx, stmt, { analyze: true });
         const count = (await stmt) as { __count?: string }[];
@@ -283,8 +290,7 @@ export async function explainSearch(db: BenchDb, tenant: string): Promise<{ plan
         const ilike = await run(before, q);
         plans.push({ q, via, indexed, ilike });
         if (!text) {
-          const { state } = parseListState(def, { q }, 10);
-          const { sql, bindings } = pageStatement(def, tx, state, COUNT_CAP).toSQL();
+          const { sql, bindings } = pageStatement(def, tx, await stateOf(def, q), COUNT_CAP).toSQL();
           const { rows } = await tx.knex.raw(`explain (analyze, costs off, summary on) ${sql}`, bindings);
           text = `q=${q}\n` + rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
         }

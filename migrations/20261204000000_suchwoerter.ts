@@ -28,7 +28,8 @@ const TABLES: Record<string, string[]> = {
  * What separates words: white space and ASCII punctuation. The same class splits a search text into words
  * (src/records/list/search.ts, SEPARATOR): a word typed is a prefix of a word kept.
  */
-const SEPARATOR = String.raw`[\s!"#$%&'()*+,\-./:;<=>?@\[\\\]^_` + '`' + String.raw`{|}~]`;
+// (`?` as \x3f: knex reads a bare question mark in raw SQL as a binding, even without bindings.)
+const SEPARATOR = String.raw`[\s!"#$%&'()*+,\-./:;<=>\x3f@\[\\\]^_` + '`' + String.raw`{|}~]`;
 
 const args = (columns: string[]) => columns.map((c) => `'${c}'`).join(', ');
 

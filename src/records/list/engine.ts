@@ -10,7 +10,7 @@ import { countKey, recall, remember } from './counts.js';
 import type { Formatter } from '../../http/format.js';
 import { MAX_PAGE_SIZE, requestedPageSize } from './page-size.js';
 import { EXPORT_FORMATS } from '../export/formats.js';
-import { hasSearch, isIndexed, MAX_SEARCH_WORDS, searchWords, whereColumnSearch, whereIndexedSearch, type ListSearch } from './search.js';
+import { hasSearch, isIndexed, MAX_SEARCH_WORDS, searchWords, whereColumnSearch, whereIndexedSearch, type ListSearch, type ResolvedReferences } from './search.js';
 
 export { MAX_PAGE_SIZE } from './page-size.js';
 
@@ -153,6 +153,8 @@ export interface ListState {
   pageSize: number;
   /** The request asked for its page size: the list's links keep asking for it. */
   pageSizeAsked?: boolean;
+  /** The master numbers the search's words find, looked up before the statement (readListRequest). */
+  references?: ResolvedReferences;
 }
 
 /** What the request's list parameters said, as typed (trimmed), so a form shows a refused value back. */
@@ -334,7 +336,7 @@ export function filtered<R, S extends ListSource>(def: ListDefinition<R, S>, sou
   const qb = def.query(source);
   if (state.q && hasSearch(def.search)) {
     if (!isIndexed(def.search)) whereColumnSearch(qb, def.search, state.q);
-    else if (source instanceof TenantScope) whereIndexedSearch(qb, def.search, source.mandant, state.q);
+    else if (source instanceof TenantScope) whereIndexedSearch(qb, def.search, source.mandant, state.q, state.references);
     else throw new Error(`List ${def.id}: the indexed search needs a tenant scope`);
   }
   for (const f of def.filters) {
@@ -478,7 +480,10 @@ export async function fetchPage<R, S extends ListSource>(
   { clampPage = true }: { clampPage?: boolean } = {},
 ): Promise<PageResult<R>> {
   const scope = followedScope(def, source);
-  const key = scope ? countKey(def.id, scope, state, cap) : null;
+  // A search that finds records by their partner's, location's or product's name follows those names too, which
+  // the change counter does not: its count is taken every time.
+  const byNames = Boolean(state.q) && isIndexed(def.search) && Boolean(def.search.references?.length);
+  const key = scope && !byNames ? countKey(def.id, scope, state, cap) : null;
   const known = key ? recall(key) : undefined;
   const joined = (await pageStatement(def, source, state, cap, known?.stand)) as Record<string, unknown>[];
   // The count came back (first time, or the table changed since): remember it; else the remembered one holds.

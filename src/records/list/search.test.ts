@@ -123,6 +123,11 @@ describe('search of the movement-data lists', () => {
 });
 
 describe('the word index', () => {
+  it('keeps each piece between white space and each piece between punctuation, in lower case', async () => {
+    const { rows } = await t.db.knex.raw('select wort from suchwoerter_aus(array[?, ?, ?, null]) order by wort', ['T-POC-2', 'HH-XY 4711', 'Warum? (Tank 3)']);
+    expect(rows.map((r: { wort: string }) => r.wort)).toEqual(['2', '3', '4711', 'hh', 'hh-xy', 'poc', 't', 't-poc-2', 'tank', 'warum', 'xy']);
+  });
+
   it("keeps exactly the columns each list's search names (the migration's triggers)", async () => {
     const { rows } = await t.db.knex.raw(
       `select c.relname as table, pg_get_triggerdef(g.oid) as def from pg_trigger g join pg_class c on c.oid = g.tgrelid where g.tgname like '%\\_suchwoerter\\_ins'`,

@@ -120,7 +120,7 @@ function asArray(value: string[] | string | null): string[] {
   return value.slice(1, -1).split(',').map((v) => v.replace(/^"|"$/g, ''));
 }
 
-function keysOf(search: IndexedSearch, mandant: string, word: string, resolved?: ResolvedReferences): { sql: string; bindings: string[] } {
+function keysOf(search: IndexedSearch, mandant: string, word: string, resolved?: ResolvedReferences): { sql: string; bindings: string[] } | null {
   const key = search.key ?? 'nr';
   const parts: string[] = [];
   const bindings: string[] = [];
@@ -145,7 +145,7 @@ function keysOf(search: IndexedSearch, mandant: string, word: string, resolved?:
     bindings.push(mandant, ...more);
   }
   // Nothing can match (no word index, no master record has the word).
-  if (!parts.length) return { sql: 'select null as k where false', bindings };
+  if (!parts.length) return null;
   return { sql: parts.join(' union all '), bindings };
 }
 
@@ -157,9 +157,14 @@ export function whereIndexedSearch(qb: Knex.QueryBuilder, search: IndexedSearch,
     qb.whereRaw('false');
     return;
   }
+  // The keys each word finds, as an array computed once (an uncorrelated ARRAY(…) is an InitPlan), and the list's
+  // rows by key: `nr = any($keys)` is leakproof, an index condition on the primary key. Not `nr in (…)`: as a
+  // semi-join the planner may rescan the keys' query for every row of the list when it lacks statistics, as the
+  // embedded database always does (no autovacuum): 1.6 s for 328 deliveries.
   for (const word of words) {
-    const { sql, bindings } = keysOf(search, mandant, word, resolved);
-    qb.whereRaw(`${search.alias}.${search.key ?? 'nr'} in (${sql})`, bindings);
+    const keys = keysOf(search, mandant, word, resolved);
+    if (!keys) qb.whereRaw('false');
+    else qb.whereRaw(`${search.alias}.${search.key ?? 'nr'} = any(array(${keys.sql}))`, keys.bindings);
   }
 }
 

@@ -262,6 +262,7 @@ export async function explainSearch(db: BenchDb, tenant: string): Promise<{ plan
         [String(sample.nr), 'document number'],
         [String(sample.vehicle_name).split(/\s+/)[0], 'vehicle'],
         ['Quatschwort', 'nothing'],
+        ['a', 'one letter: the worst case'],
       ];
       const plans: SearchPlan[] = [];
       let text = '';

@@ -22,8 +22,9 @@ export async function readListRequest<R, S extends ListSource>(req: Request, res
   // `format` asks for an export of the list instead of its page (src/records/export): its value is checked there.
   const { format, error } = req.query.format === undefined ? { format: null, error: null } : parseExportFormat(req.query.format);
   if (error && !parsed.errors.some((e) => e.field === 'format')) parsed.errors.push(error);
-  // The indexed search's master numbers, as constants for the list's statement (src/records/list/search.ts).
-  if (parsed.state.q && !parsed.errors.length && isIndexed(def.search) && def.search.references?.length && source instanceof TenantScope) {
+  // The indexed search's master numbers, as constants for the list's statement, and which words find so many
+  // records that the list is better read in its order (src/records/list/search.ts).
+  if (parsed.state.q && !parsed.errors.length && isIndexed(def.search) && source instanceof TenantScope) {
     parsed.state.references = await resolveReferences(def.search, source, parsed.state.q);
   }
   return { def, ...parsed, format };

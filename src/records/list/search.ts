@@ -112,24 +112,22 @@ export async function resolveReferences(search: IndexedSearch, scope: TenantScop
   const out: ResolvedReferences = { masters: {}, dense: [] };
   if (!words.length) return out;
   const { knex } = scope;
-  if (masters.length) {
-    const columns = words.flatMap((word, i) =>
-      masters.map((master) => {
+  // One statement: the master numbers each word finds, and how many records it finds, counted up to DENSE
+  // through the same indexes (the master numbers looked up inside, as InitPlans).
+  const columns = words.flatMap((word, i) => {
+    const keys = keysOf(search, scope.mandant, word);
+    return [
+      ...masters.map((master) => {
         const { sql, bindings } = masterNumbers(master, scope.mandant, word);
         return knex.raw(`array(${sql}) as ??`, [...bindings, `${master}_${i}`]);
       }),
-    );
-    const row = (await scope.scoped(knex.select(columns)).first()) as Record<string, string[] | string | null>;
-    words.forEach((word, i) => {
-      out.masters[word] = Object.fromEntries(masters.map((master) => [master, asArray(row[`${master}_${i}`])]));
-    });
-  }
-  // How many records each word finds, counted up to DENSE through the same indexes.
-  const counts = words.map((word, i) => {
-    const keys = keysOf(search, scope.mandant, word, out);
-    return keys ? knex.raw(`(select count(*) from (${keys.sql} limit ${DENSE + 1}) as k) as ??`, [...keys.bindings, `w_${i}`]) : knex.raw('0 as ??', [`w_${i}`]);
+      keys ? knex.raw(`(select count(*) from (${keys.sql} limit ${DENSE + 1}) as k) as ??`, [...keys.bindings, `w_${i}`]) : knex.raw('0 as ??', [`w_${i}`]),
+    ];
   });
-  const row = (await scope.scoped(knex.select(counts)).first()) as Record<string, string | number>;
+  const row = (await scope.scoped(knex.select(columns)).first()) as Record<string, string[] | string | number | null>;
+  words.forEach((word, i) => {
+    out.masters[word] = Object.fromEntries(masters.map((master) => [master, asArray(row[`${master}_${i}`] as string[] | string | null)]));
+  });
   out.dense = words.filter((_, i) => Number(row[`w_${i}`]) > DENSE);
   return out;
 }

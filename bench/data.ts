@@ -13,6 +13,7 @@ import { einlieferungConfig } from '../src/features/lieferungen/einlieferungen.j
 import { COUNT_CAP, pageStatement, parseListState, type ListDefinition } from '../src/records/list/engine.js';
 import { benchThgToken, LIST, TANKSTELLE } from '../src/testing/perf-pages.js';
 import { explain, type Plan } from '../src/testing/plans.js';
+import { isIndexed, resolveReferences } from '../src/records/list/search.js';
 
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/bench';
 export const DEFAULT_PGLITE_DIR = './data/bench-pglite';
@@ -229,3 +230,75 @@ export async function explainList(db: BenchDb, tenant: string): Promise<ListPlan
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
+
+/** One search of the bench: the indexed search against today's ILIKE over the list's own columns. */
+export interface SearchPlan {
+  q: string;
+  /** What the word finds through (said in the output). */
+  via: string;
+  indexed: { executionMs: number; planningMs: number; total: string; seqScans: string[] };
+  ilike: { executionMs: number; planningMs: number; total: string; seqScans: string[] };
+}
+
+/**
+ * EXPLAIN ANALYZE of the list page's one statement (count taken, page 1, newest first) for some searches, under
+ * the app's role and row-level security as a page runs it: once with the indexed search (src/records/list/search.ts)
+ * and once with the search as it was before (ILIKE '%…%' over number, contract number and vehicle), in the same
+ * run, so the ratio is of one machine's moment. Also the text plan of the first search, for bench/README.md.
+ */
+export async function explainSearch(db: BenchDb, tenant: string): Promise<{ plans: SearchPlan[]; text: string }> {
+  const { knex } = createDatabase(configDb(db));
+  try {
+    const def = einlieferungConfig.list as unknown as ListDefinition<unknown>;
+    // Today's search, kept here to compare with: the columns the definition named before the indexed search.
+    const before: ListDefinition<unknown> = { ...def, search: ['d.nr', 'd.contract_number', 'd.vehicle_name'] };
+    return await new TenantScope(knex, tenant).transaction(async (tx) => {
+      const sample = await tx.table(LIST_TABLE).orderBy('nr').offset(50_000).first('nr', 'vehicle_name', 'contract_number');
+      const partner = await tx.table('tauschpartner').orderBy('nr').first('name');
+      const searches: [string, string][] = [
+        [String(partner.name).split(' ')[0], 'partner name'],
+        ['Bremen', 'location name'],
+        ['Diesel', 'product name (many products)'],
+        [String(sample.nr), 'document number'],
+        [String(sample.vehicle_name).split(/\s+/)[0], 'vehicle'],
+        ['Quatschwort', 'nothing'],
+        ['a', 'one letter: the worst case'],
+      ];
+      const plans: SearchPlan[] = [];
+      let text = '';
+      const stateOf = async (d: ListDefinition<unknown>, q: string) => {
+        const { state } = parseListState(d, { q }, 10);
+        // As a request does (readListRequest): the master numbers the words find, as constants.
+        if (isIndexed(d.search)) state.references = await resolveReferences(d.search, tx, q);
+        return state;
+      };
+      const run = async (d: ListDefinition<unknown>, q: string) => {
+        const state = await stateOf(d, q);
+        const stmt = pageStatement(d, tx, state, COUNT_CAP);
+        const plan = await explain(tx, stmt, { analyze: true });
+        const count = (await stmt) as { __count?: string }[];
+        return {
+          planningMs: round(plan.planningMs ?? 0), executionMs: round(plan.executionMs ?? 0),
+          total: String(count[0]?.__count ?? '0').replace(/^10001$/, '> 10000'),
+          seqScans: plan.nodes.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => `${n['Relation Name']} (${(n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0)} rows read)`),
+        };
+      };
+      for (const [q, via] of searches) {
+        // Each statement twice, the first to warm the cache; the second is reported.
+        await run(def, q);
+        const indexed = await run(def, q);
+        await run(before, q);
+        const ilike = await run(before, q);
+        plans.push({ q, via, indexed, ilike });
+        if (!text) {
+          const { sql, bindings } = pageStatement(def, tx, await stateOf(def, q), COUNT_CAP).toSQL();
+          const { rows } = await tx.knex.raw(`explain (analyze, costs off, summary on) ${sql}`, bindings);
+          text = `q=${q}\n` + rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+        }
+      }
+      return { plans, text };
+    });
+  } finally {
+    await knex.destroy();
+  }
+}

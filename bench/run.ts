@@ -15,7 +15,7 @@ import { npmStartCommand } from '../src/testing/child-server.js';
 import { rawRequest, signInWithForms } from '../src/testing/page-weight.js';
 import { benchThgToken, LIST, LOGIN_PAGE, TANKSTELLE, THG_PAGE } from '../src/testing/perf-pages.js';
 import {
-  cleanUp, DEFAULT_PG_URL, DEFAULT_PGLITE_DIR, explainList, prepare, resolvePostgres, type BenchDb, type ListPlan, type Prepared,
+  cleanUp, DEFAULT_PG_URL, DEFAULT_PGLITE_DIR, explainList, explainSearch, prepare, resolvePostgres, type BenchDb, type ListPlan, type Prepared,
 } from './data.js';
 import { chromePath, runLighthouse, type LighthouseResult } from './lighthouse.js';
 
@@ -35,6 +35,7 @@ const { values: args } = parseArgs({
     'no-lighthouse': { type: 'boolean', default: false },
     exports: { type: 'boolean', default: false },
     reports: { type: 'boolean', default: false },
+    search: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -51,6 +52,7 @@ if (args.help) {
   --no-lighthouse    everything but Lighthouse
   --exports          only the exports of every row (CSV and XLSX, three each, each format on a fresh server)
   --reports          only the large report: latency of simple requests with and without a year's Mengenbilanz running
+  --search           only the search: EXPLAIN ANALYZE of the list page with the indexed search and with ILIKE, some words
 environment: BENCH_DATABASE_URL (default ${DEFAULT_PG_URL}), BENCH_PGLITE_DIR (default ${DEFAULT_PGLITE_DIR}), CHROME_PATH`);
   process.exit(0);
 }
@@ -290,6 +292,22 @@ function machine() {
   };
 }
 
+/** The search scenario (--search): both searches' plans side by side, written to results.json under runs.<kind>.search. */
+async function reportSearch(db: BenchDb, tenant: string) {
+  const { plans, text } = await explainSearch(db, tenant);
+  console.log(`plan of the list page with the indexed search (EXPLAIN ANALYZE, as the app's role under row-level security), ${text}\n`);
+  const ms = (x: { executionMs: number; planningMs: number }) => `${x.executionMs} + ${x.planningMs}`;
+  console.log(table(
+    ['q', 'finds by', 'indexed: ms (+ planning)', 'found', 'seq scans', 'ILIKE: ms (+ planning)', 'found', 'seq scans', 'ILIKE ÷ indexed'],
+    plans.map((p) => [p.q, p.via, ms(p.indexed), p.indexed.total, p.indexed.seqScans.join(', ') || 'none', ms(p.ilike), p.ilike.total, p.ilike.seqScans.join(', ') || 'none',
+      (p.ilike.executionMs / Math.max(p.indexed.executionMs, 0.01)).toFixed(1)]),
+  ));
+  writeResults((r) => {
+    const runs = (r.runs ??= {}) as Record<string, Record<string, unknown>>;
+    (runs[db.kind] ??= {}).search = { at: new Date().toISOString(), machine: machine(), plans };
+  });
+}
+
 function writeResults(update: (r: Record<string, unknown>) => void) {
   const current: Record<string, unknown> = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : {};
   current.note = 'Provisional until taken on a quiet machine: see bench/README.md. Each run replaces the part of its database kind.';
@@ -354,6 +372,14 @@ async function main() {
   // The server as `npm start` runs it: compiled (its prestart), with its script's settings.
   const start = npmStartCommand();
   if (bench.loaded) log(`loaded ${ROWS} inbound and ${ROWS} outbound deliveries in ${(bench.loadMs / 1000).toFixed(1)} s`);
+  if (args.search) {
+    try {
+      await reportSearch(db, bench.tenant);
+    } finally {
+      await cleanUp(db, bench.login);
+    }
+    return;
+  }
   const plan = await explainList(db, bench.tenant);
   if (!args.exports && !args.reports) console.log(
     `list page statement (EXPLAIN ANALYZE, ${plan.query}): counted ${plan.counted.executionMs} ms + ${plan.counted.planningMs} ms planning, ` +

@@ -200,7 +200,11 @@ const list: ListDefinition<Abholung & Meta> = {
     { key: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', kind: 'select', sql: `${T}.produktgruppe`, options: gruppenOptions },
     { key: 'storniert', label: 'bewegungsdaten:fields.storniert', kind: 'boolean', sql: `${T}.storniert` },
   ],
-  search: [`${T}.nr`, `${T}.bilanzierung_nr`, `${T}.lieferant`],
+  search: {
+    table: 'abholungen', alias: T,
+    words: ['nr', 'bilanzierung_nr', 'lieferant', 'ablieferung_nr', 'kommentar'],
+    references: [{ column: 'lieferstelle_nr', master: 'standorte' }, { column: 'produkt_nr', master: 'produkte' }],
+  },
   defaultSort: { key: 'lieferdatum', dir: 'desc' },
   tieBreaker: `${T}.nr`,
   query: (scope) => scope.atStandorte(scope.table('abholungen', T).select(`${T}.*`), `${T}.lieferstelle_nr`),

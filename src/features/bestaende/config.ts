@@ -60,7 +60,7 @@ const list: ListDefinition<Bestand & Meta> = {
     { key: 'standortNr', label: 'bewegungsdaten:fields.standort', kind: 'select', sql: 'b.standort_nr', options: [] },
     { key: 'produktNr', label: 'bewegungsdaten:fields.produkt', kind: 'select', sql: 'b.produkt_nr', options: [] },
   ],
-  search: ['b.nr', 'b.standort_nr', 'b.produkt_nr'],
+  search: { table: 'bestaende', alias: 'b', words: ['nr'], references: [{ column: 'standort_nr', master: 'standorte' }, { column: 'produkt_nr', master: 'produkte' }] },
   defaultSort: { key: 'datum', dir: 'desc' },
   tieBreaker: 'b.nr',
   query: (scope) => scope.atStandorte(scope.table('bestaende', 'b').select('b.*'), 'b.standort_nr'),

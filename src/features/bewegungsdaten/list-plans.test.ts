@@ -17,6 +17,7 @@ import { TenantScope } from '../../db/scope.js';
 import { parseListState, pageStatement, type ListDefinition } from '../../records/list/engine.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { explain, type PlanNode } from '../../testing/plans.js';
+import { isIndexed } from '../../records/list/search.js';
 import { BEWEGUNGSDATEN_ENTITIES } from './registry.js';
 
 const MANDANT = 'PLANS';
@@ -105,5 +106,17 @@ for (const entity of BEWEGUNGSDATEN_ENTITIES) {
         });
       }
     }
+
+    // Under row-level security only leakproof conditions can be index conditions: the word's prefix range is one
+    // (docs/decisions.md, "Search under row-level security").
+    it('searches through indexes: the word as a prefix range on the word index', async () => {
+      const row = await t.db.knex(table).where({ mandant: MANDANT }).first('nr');
+      const plan = await planOf(def, { q: String(row.nr) }, ['enable_seqscan']);
+      expect(seqScans(plan)).toEqual([]);
+      expect(isIndexed(def.search)).toBe(true);
+      if (isIndexed(def.search) && def.search.words.length) {
+        expect(plan.some((n) => n['Relation Name'] === 'suchwoerter' && n['Index Cond']?.includes('~>=~')), JSON.stringify(plan.map((n) => [n['Node Type'], n['Relation Name'], n['Index Cond']]))).toBe(true);
+      }
+    });
   });
 }

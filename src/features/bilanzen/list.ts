@@ -56,7 +56,7 @@ export const bilanzListe: ListDefinition<BilanzZeile> = {
     { key: 'von', label: 'bewegungsdaten:filters.von', kind: 'dateFrom', sql: `${B}.zeitraum_von`, where: (qb, v) => void qb.where(`${B}.zeitraum_bis`, '>=', v) },
     { key: 'bis', label: 'bewegungsdaten:filters.bis', kind: 'dateTo', sql: `${B}.zeitraum_von`, where: (qb, v) => void qb.where(`${B}.zeitraum_von`, '<=', v) },
   ],
-  search: [`${B}.standort_nr`, `${B}.produkt_nr`],
+  search: { table: 'bilanzen', alias: B, key: 'id', words: [], references: [{ column: 'standort_nr', master: 'standorte' }, { column: 'produkt_nr', master: 'produkte' }] },
   defaultSort: { key: 'zeitraumVon', dir: 'desc' },
   tieBreaker: `${B}.id`,
   query: (scope) => scope.atStandorte(scope.table('bilanzen', B), `${B}.standort_nr`).select(`${B}.*`),

@@ -226,7 +226,12 @@ function lieferungList(spec: LieferungSpec, store: VersionedStore<Lieferung>): L
       ...(extras?.filters ?? []),
       { key: 'storniert', label: 'bewegungsdaten:fields.storniert', kind: 'boolean', sql: `${T}.storniert` },
     ],
-    search: [`${T}.nr`, `${T}.contract_number`, `${T}.vehicle_name`],
+    // Own texts by word, partner, location and product by number and name (src/records/list/search.ts).
+    search: {
+      table: resource, alias: T,
+      words: ['nr', 'contract_number', 'vehicle_name', 'kommentar', 'typ'],
+      references: [{ column: 'partner_nr', master: 'tauschpartner' }, { column: 'standort_nr', master: 'standorte' }, { column: 'produkt_nr', master: 'produkte' }],
+    },
     defaultSort: { key: names.datum, dir: 'desc' },
     tieBreaker: `${T}.nr`,
     query: (scope) => scope.atStandorte(scope.table(resource, T).select(`${T}.*`), `${T}.standort_nr`),

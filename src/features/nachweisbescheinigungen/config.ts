@@ -195,7 +195,11 @@ const list: ListDefinition<Nachweisbescheinigung & Meta> = {
     { key: 'mitRest', label: 'nachweise:filters.mitRest', kind: 'boolean', sql: `${T}.mit_rest` },
     { key: 'storniert', label: 'bewegungsdaten:fields.storniert', kind: 'boolean', sql: `${T}.storniert` },
   ],
-  search: [`${T}.nr`, `${T}.nachweis_nr`, `${T}.referenz_nachweis_nr`],
+  search: {
+    table: 'nachweisbescheinigungen', alias: T,
+    words: ['nr', 'nachweis_nr', 'referenz_nachweis_nr', 'ablieferung_nr', 'kommentar'],
+    references: [{ column: 'standort_nr', master: 'standorte' }, { column: 'produkt_nr', master: 'produkte' }],
+  },
   defaultSort: { key: 'lieferdatum', dir: 'desc' },
   tieBreaker: `${T}.nr`,
   query: (scope) => scope.atStandorte(scope.table('nachweisbescheinigungen', T).select(`${T}.*`), `${T}.standort_nr`),

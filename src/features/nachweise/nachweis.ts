@@ -372,7 +372,11 @@ const list: ListDefinition<Nachweis & Meta> = {
     { key: 'laeuftAbVon', label: 'nachweise:filters.laeuftAbVon', kind: 'dateFrom', sql: `${T}.mit_rest`, where: (qb, v) => void laeuftAb(qb, { von: v }) },
     { key: 'laeuftAbBis', label: 'nachweise:filters.laeuftAbBis', kind: 'dateTo', sql: `${T}.mit_rest`, where: (qb, v) => void laeuftAb(qb, { bis: v }) },
   ],
-  search: [`${T}.nr`, `${T}.lieferant`, `${T}.referenz_pos_nr`, `${T}.lieferant_zertifikat_nr`],
+  search: {
+    table: 'nachweise', alias: T,
+    words: ['nr', 'lieferant', 'referenz_pos_nr', 'lieferant_zertifikat_nr', 'zusatzinfo'],
+    references: [{ column: 'standort_nr', master: 'standorte' }, { column: 'produkt_nr', master: 'produkte' }],
+  },
   defaultSort: { key: 'ausstellungsdatum', dir: 'desc' },
   tieBreaker: `${T}.nr`,
   query: (scope) => scope.atStandorte(scope.table('nachweise', T).select(`${T}.*`), `${T}.standort_nr`),

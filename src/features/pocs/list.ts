@@ -87,7 +87,11 @@ export const pocListe: ListDefinition<PocZeile> = {
       where: (qb, value) => qb.where(`${T}.bilanz_id`, Number(value)),
     },
   ],
-  search: [`${T}.nr`, `${T}.ablieferung_nr`, `${T}.nachweis_nr`],
+  search: {
+    table: 'nachweisbescheinigungen', alias: T,
+    words: ['nr', 'nachweis_nr', 'referenz_nachweis_nr', 'ablieferung_nr', 'kommentar'],
+    references: [{ column: 'standort_nr', master: 'standorte' }, { column: 'produkt_nr', master: 'produkte' }],
+  },
   defaultSort: { key: 'lieferdatum', dir: 'desc' },
   tieBreaker: `${T}.nr`,
   query: (scope) => scope.atStandorte(scope.table('nachweisbescheinigungen', T).whereNotNull(`${T}.bilanz_id`).select(`${T}.*`), `${T}.standort_nr`),

@@ -10,6 +10,7 @@ import { countKey, recall, remember } from './counts.js';
 import type { Formatter } from '../../http/format.js';
 import { MAX_PAGE_SIZE, requestedPageSize } from './page-size.js';
 import { EXPORT_FORMATS } from '../export/formats.js';
+import { hasSearch, isIndexed, MAX_SEARCH_WORDS, searchWords, whereColumnSearch, whereIndexedSearch, type ListSearch, type ResolvedReferences } from './search.js';
 
 export { MAX_PAGE_SIZE } from './page-size.js';
 
@@ -103,8 +104,11 @@ export interface ListDefinition<R, S extends ListSource = TenantScope> {
   id: string;
   columns: ListColumn<R>[];
   filters: ListFilter<S>[];
-  /** SQL columns the free-text search looks in. */
-  search: string[];
+  /**
+   * What the free-text search looks in: SQL columns (ILIKE, for small lists), or for the big tenant lists the
+   * indexed search (its own texts by word, its references by number and name: src/records/list/search.ts).
+   */
+  search: ListSearch;
   defaultSort: { key: string; dir: 'asc' | 'desc' };
   /** Unique SQL expression that makes every order stable (the key). */
   tieBreaker: string;
@@ -149,6 +153,8 @@ export interface ListState {
   pageSize: number;
   /** The request asked for its page size: the list's links keep asking for it. */
   pageSizeAsked?: boolean;
+  /** The master numbers the search's words find, looked up before the statement (readListRequest). */
+  references?: ResolvedReferences;
 }
 
 /** What the request's list parameters said, as typed (trimmed), so a form shows a refused value back. */
@@ -240,7 +246,7 @@ export function parseListState<R, S extends ListSource>(
     errors.push({ field, message, params: { name: field.slice(0, 60), ...params } });
   const filterOf = new Map(def.filters.map((f) => [f.key, f]));
   // A list without search columns does not know `q`: a search it would ignore must not look applied.
-  const common = new Set<string>(LIST_PARAMETERS.filter((p) => p !== 'q' || def.search.length > 0));
+  const common = new Set<string>(LIST_PARAMETERS.filter((p) => p !== 'q' || hasSearch(def.search)));
   /** Filter key → the parameter its value came in (its key or an alias). */
   const sentAs = new Map<string, string>();
   const given: Record<string, string> = {};
@@ -271,6 +277,7 @@ export function parseListState<R, S extends ListSource>(
   let q = '';
   if (input.q.length > FILTER_MAX_LENGTH) refuse('q', 'list.errors.tooLong', { max: FILTER_MAX_LENGTH });
   else if (CONTROL.test(input.q)) refuse('q', 'list.errors.characters');
+  else if (isIndexed(def.search) && searchWords(input.q).length > MAX_SEARCH_WORDS) refuse('q', 'list.errors.tooManyWords', { max: MAX_SEARCH_WORDS });
   else q = input.q;
 
   const filters: Record<string, string> = {};
@@ -327,9 +334,10 @@ function escapeLike(value: string): string {
 /** The base query with search and filters applied (no order, no paging). */
 export function filtered<R, S extends ListSource>(def: ListDefinition<R, S>, source: S, state: ListState): Knex.QueryBuilder {
   const qb = def.query(source);
-  if (state.q && def.search.length) {
-    const like = escapeLike(state.q);
-    qb.where((w) => def.search.forEach((col) => w.orWhereRaw(`cast(${col} as text) ilike ?`, [like])));
+  if (state.q && hasSearch(def.search)) {
+    if (!isIndexed(def.search)) whereColumnSearch(qb, def.search, state.q);
+    else if (source instanceof TenantScope) whereIndexedSearch(qb, def.search, source.mandant, state.q, state.references);
+    else throw new Error(`List ${def.id}: the indexed search needs a tenant scope`);
   }
   for (const f of def.filters) {
     const value = state.filters[f.key];
@@ -472,7 +480,10 @@ export async function fetchPage<R, S extends ListSource>(
   { clampPage = true }: { clampPage?: boolean } = {},
 ): Promise<PageResult<R>> {
   const scope = followedScope(def, source);
-  const key = scope ? countKey(def.id, scope, state, cap) : null;
+  // A search that finds records by their partner's, location's or product's name follows those names too, which
+  // the change counter does not: its count is taken every time.
+  const byNames = Boolean(state.q) && isIndexed(def.search) && Boolean(def.search.references?.length);
+  const key = scope && !byNames ? countKey(def.id, scope, state, cap) : null;
   const known = key ? recall(key) : undefined;
   const joined = (await pageStatement(def, source, state, cap, known?.stand)) as Record<string, unknown>[];
   // The count came back (first time, or the table changed since): remember it; else the remembered one holds.

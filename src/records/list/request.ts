@@ -11,6 +11,8 @@ import {
 } from './engine.js';
 import { defaultPageSize } from './page-size.js';
 import { parseExportFormat } from '../export/formats.js';
+import { TenantScope } from '../../db/scope.js';
+import { isIndexed, resolveReferences } from './search.js';
 
 /** The list a request asks for: the definition with its choices, the state, what was typed, what was refused. */
 export async function readListRequest<R, S extends ListSource>(req: Request, res: Response, declared: ListDefinition<R, S>, source: S) {
@@ -20,6 +22,11 @@ export async function readListRequest<R, S extends ListSource>(req: Request, res
   // `format` asks for an export of the list instead of its page (src/records/export): its value is checked there.
   const { format, error } = req.query.format === undefined ? { format: null, error: null } : parseExportFormat(req.query.format);
   if (error && !parsed.errors.some((e) => e.field === 'format')) parsed.errors.push(error);
+  // The indexed search's master numbers, as constants for the list's statement, and which words find so many
+  // records that the list is better read in its order (src/records/list/search.ts).
+  if (parsed.state.q && !parsed.errors.length && isIndexed(def.search) && source instanceof TenantScope) {
+    parsed.state.references = await resolveReferences(def.search, source, parsed.state.q);
+  }
   return { def, ...parsed, format };
 }
 

@@ -2,6 +2,7 @@
 // its filters (with their aliases and fixed choices), sort over the sortable columns, page, pageSize, q when it
 // searches, format when it exports. Data-backed choices (a tenant's locations) are strings here: they depend
 // on the tenant, not on the API.
+import { hasSearch } from '../../records/list/search.js';
 import { FILTER_ALIASES, FILTER_MAX_LENGTH, type ListDefinition, type ListFilter } from '../../records/list/engine.js';
 import { MAX_PAGE_SIZE } from '../../records/list/page-size.js';
 import type { JsonSchema } from './registry.js';
@@ -29,7 +30,7 @@ export function listQuery(def: ListDefinition<unknown, never>, opts: { exports?:
     if (keys.has(target) && !keys.has(alias)) properties[alias] = { ...properties[target], description: `= ${target}` };
   }
   const sortable = def.columns.filter((c) => c.sql).map((c) => c.key);
-  if (def.search.length) properties.q = { type: 'string', maxLength: FILTER_MAX_LENGTH };
+  if (hasSearch(def.search)) properties.q = { type: 'string', maxLength: FILTER_MAX_LENGTH };
   properties.sort = { type: 'string', enum: sortable.flatMap((k) => [`${k}:asc`, `${k}:desc`]) };
   properties.page = { type: 'integer', minimum: 1, default: 1 };
   // Above the cap is no mistake (the contract caps it): the answer's pageSize says what was served.

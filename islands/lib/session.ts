@@ -69,7 +69,8 @@ export function startSessionWatch(config: ShellConfig | null = shellConfig()): v
     }
     const remaining = config!.idleMs - idle;
     countdown!.hidden = false;
-    countdown!.textContent = format(remaining);
+    // The label ("Abmeldung in") and icon stay; only the time changes.
+    (countdown!.querySelector('[data-countdown-time]') ?? countdown!).textContent = format(remaining);
     if (remaining <= 0) {
       ended = true;
       redirectToLogin(config!, 'expired');

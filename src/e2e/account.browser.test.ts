@@ -65,7 +65,7 @@ describe('session countdown', () => {
     const countdown = page.locator('#session-countdown');
     await countdown.waitFor({ state: 'visible', timeout: 6_000 });
     const first = await countdown.textContent();
-    expect(first).toMatch(/^00:(0\d|1[0-2])$/);
+    expect(first).toMatch(/^Abmeldung in 00:(0\d|1[0-2])$/);
     await page.waitForFunction((before) => document.getElementById('session-countdown')?.textContent !== before, first, { timeout: 3_000 });
 
     // Activity hides it again.

@@ -131,7 +131,10 @@ describe('actions mounted as resources', () => {
     expect(page.text).not.toContain(`${b.nr}/storno`);
     const post = await agent.post(`${detail}/storno`).set('Referer', detail).type('form').send({ _csrf: csrfFrom(page.text) });
     expect(post.headers.location).toBe(detail);
-    expect((await agent.get(detail)).text).toContain('Sie haben keine Berechtigung für diese Seite.');
+    // The no-permission dialog comes open (explained once: no toast besides it).
+    const back = (await agent.get(detail)).text;
+    expect(back).toMatch(/<dialog[^>]*id="no-permission-dialog"[^>]*\sopen[\s>]/);
+    expect(back).not.toContain('Sie haben keine Berechtigung für diese Seite.');
     expect(await t.db.knex('einlieferungen').where({ mandant: 'DEMO', nr: b.nr }).first('storniert')).toEqual({ storniert: false });
   });
 

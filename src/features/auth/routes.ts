@@ -175,6 +175,8 @@ export function authRoutes(accounts: AccountService, passport: PassportStatic, s
       req.session.passport = { user: user.id };
       req.session.mandant = wanted;
       if (previous !== wanted) void audit(knex, { kind: 'auth.mandant.switch', benutzerId: user.id, mandant: wanted, ip: req.ip }).catch(() => {});
+      // A switch from one tenant to another is confirmed on the next page (the first choice after sign-in is not a switch).
+      if (previous && previous !== wanted) res.flash('success', 'flash.mandantSwitched');
       req.session.save((saveErr) => (saveErr ? next(saveErr) : res.redirect(afterLoginTarget(res, parsed.data?.redirect))));
     });
   });

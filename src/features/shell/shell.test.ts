@@ -121,6 +121,19 @@ describe('protected pages', () => {
     expect(after.text).toMatch(/<dialog[^>]*id="no-permission-dialog"[^>]*open/);
   });
 
+  it('offers the menu that opens the sidebar as a drawer only where there is a sidebar', async () => {
+    const leser = await signIn(t.app, 'leser', 'Leser12345');
+    const dashboard = await leser.get('/de/benutzer/dashboard');
+    expect(dashboard.text).toMatch(/<a class="menu-button[^"]*" href="#sidebar" aria-controls="sidebar" data-drawer-open>/);
+    expect(dashboard.text).toContain('<aside class="sidebar" id="sidebar"');
+    expect(dashboard.text).toMatch(/data-drawer-close[^>]*aria-label="Menü schließen"/);
+    // The tenant selection has the header but no sidebar: no menu pointing at nothing.
+    const selection = await leser.get('/de/mandant-selection');
+    expect(selection.status).toBe(200);
+    expect(selection.text).toContain('class="app-header"');
+    expect(selection.text).not.toContain('data-drawer-open');
+  });
+
   it('answers a detail page with an id that does not exist with 404: placeholders have no records, their lists stay', async () => {
     const admin = await signIn(t.app, 'TADMIN', 'Tadmin12345');
     // Every detail route of the tree, built or placeholder: an id no record can have is the not-found page.

@@ -24,8 +24,8 @@ const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ')
 
 describe('release notes', () => {
   it.each([
-    ['de', 'Version 1.6.0', '26.11.2026', 'Zeilenbasierte Sicherheit'],
-    ['en', 'Version 1.6.0', '26.11.2026', 'Row-level security'],
+    ['de', 'Version 1.7.0', '26.11.2026', 'Zeilenbasierte Sicherheit'],
+    ['en', 'Version 1.7.0', '26.11.2026', 'Row-level security'],
   ])('%s: every version newest first, with its date and its notes', async (lang, newest, date, rls) => {
     const res = await user.get(`/${lang}/benutzer/release-notes`).expect(200);
     const versions = [...res.text.matchAll(/<h2 id="version-[^"]+" class="card-title">([^<]+)</g)].map((m) => m[1].trim());

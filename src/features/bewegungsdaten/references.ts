@@ -185,18 +185,12 @@ export async function referencedByMovementData(scope: TenantScope, field: Refere
  * The list columns of a reference (partner, location, product): its name on the page (the filters choose it by
  * number), number and name in the exports. Rows carry `<key>Nr` and `<key>Name`.
  */
-const SORT_FROM = 'ÄÖÜäöüßÉéÈèÀàÁáÇç';
-const SORT_TO = 'AOUaousEeEeAaAaCc';
-
 export function referenzSpalten<R>(key: 'partner' | 'standort' | 'produkt', alias?: string): ListColumn<R>[] {
-  // With the rows' table alias (and their `<key>_nr`/`<key>_version`), sortable by the name the row shows: the
-  // name of the version it refers to, read for the sort alone.
-  const versions = { partner: 'tauschpartner_versionen', standort: 'standorte_versionen', produkt: 'produkte_versionen' }[key];
-  // As a German reader sorts (DIN 5007-1: an umlaut with its base letter, case ignored), whatever the database's
-  // collation (the embedded database knows only C).
-  const byName = alias && `lower(translate((select v.data->>'name' from ${versions} v where v.mandant = ${alias}.mandant and v.nr = ${alias}.${key}_nr and v.version = ${alias}.${key}_version), '${SORT_FROM}', '${SORT_TO}'))`;
+  // With the rows' table alias: sortable by the name the row shows, the name of the version it refers to, kept
+  // sortable in `<key>_sort` by a trigger (migration 20261204100000_lieferung_sortnamen) and served by an index.
+  const byName = alias && `${alias}.${key}_sort`;
   return [
-    { key: `${key}Name`, label: `bewegungsdaten:fields.${key}`, pageOnly: true, ...(byName ? { sql: byName } : {}) },
+    { key: `${key}Name`, label: `bewegungsdaten:fields.${key}`, pageOnly: true, ...(byName ? { sql: byName, notNull: true } : {}) },
     { key: `${key}Nr`, label: `bewegungsdaten:fields.${key}Nr`, csvOnly: true },
     { key: `${key}Name`, label: `bewegungsdaten:fields.${key}Name`, csvOnly: true },
   ];

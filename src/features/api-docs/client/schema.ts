@@ -3825,7 +3825,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            datum: string;
+                            fossilerVergleichswert: string;
+                            basiswert: string;
+                            schwellen: {
+                                anlageAb: string;
+                                prozent: string;
+                            }[];
+                            quote: {
+                                jahr: number;
+                                prozent: string;
+                            } | null;
+                            nachweisAblauf: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -6224,7 +6241,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        zugeordnet: {
+                            nachweisNr: string;
+                            nachweisbescheinigungNr: string;
+                            volumen: string;
+                            /** @enum {string} */
+                            einheit: "L" | "kg";
+                            anteil: string | null;
+                            vorlaeufig: boolean;
+                            thg: string | null;
+                            einsparung: string | null;
+                        }[];
+                        verfuegbar: {
+                            nachweisNr: string;
+                            mengeVerbleibend: string;
+                            /** @enum {string} */
+                            einheit: "L" | "kg";
+                            lieferungVon: string | null;
+                            thg: string | null;
+                            einsparung: string | null;
+                            vorlaeufig: boolean;
+                            vorschlag: string;
+                        }[];
+                        bioMenge: string;
+                        gedeckt: string;
+                        offen: string;
+                        /** @enum {string} */
+                        einheit: "L" | "kg";
+                        /** @enum {string} */
+                        zertifikatStatus: "keine" | "ohne_endgueltige" | "mit_endgueltigen";
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -6267,7 +6314,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            nachweisNr: string;
+                            nachweisbescheinigungNr: string;
+                            volumen: string;
+                            /** @enum {string} */
+                            einheit: "L" | "kg";
+                            anteil: string | null;
+                            vorlaeufig: boolean;
+                            thg: string | null;
+                            einsparung: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -6305,7 +6366,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            nachweisNr: string;
+                            nachweisbescheinigungNr: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];

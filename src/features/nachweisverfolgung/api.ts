@@ -9,10 +9,19 @@ import { ProblemError } from '../../errors.js';
 import { requireApiPermission } from '../../http/api.js';
 import { tenantScope } from '../../http/tenant.js';
 import { mountListApi } from '../../records/list/routes.js';
+import { LIEFERSTATUS } from '../lieferungen/names.js';
 import { verfolgungListe } from './list.js';
+import { ARTEN } from './repo.js';
 import { detailAnfrage } from './schema.js';
 import { z } from 'zod';
 import { documentApi } from '../api-docs/registry.js';
+
+/** A row of GET /api/nachweisverfolgung (list.ts, toRow): decimals as exact strings. */
+const VerfolgungZeile = z.object({
+  art: z.enum(ARTEN), nr: z.string(), datum: z.string(), partnerNr: z.string(), partnerName: z.string(), standortNr: z.string(), standortName: z.string(),
+  produktNr: z.string(), produktName: z.string(), produktgruppe: z.string(), menge: z.string(), mengeExakt: z.string(), einheit: z.string(),
+  biogehalt: z.string().nullable(), status: z.enum(LIEFERSTATUS), storniert: z.boolean(),
+}).strict();
 
 // The trace is not yet described field by field (null: see api-docs.test.ts).
 documentApi({
@@ -26,7 +35,7 @@ const AREA = 'nachweisverfolgung';
 
 export function nachweisverfolgungApi(knex: Knex, clock: Clock): Router {
   const router = Router();
-  mountListApi(router, knex, verfolgungListe, 'nachweisverfolgung', AREA, { title: 'nachweisverfolgung:title', filename: 'nachweisverfolgung' });
+  mountListApi(router, knex, verfolgungListe, 'nachweisverfolgung', AREA, { title: 'nachweisverfolgung:title', filename: 'nachweisverfolgung', row: VerfolgungZeile });
   router.get('/nachweisverfolgung/:nr', requireApiPermission(AREA, 'view'), async (req, res) => {
     const { art } = detailAnfrage(req.query as Record<string, unknown>, ['art']);
     const nr = req.params.nr as string;

@@ -11581,7 +11581,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            art: "ablieferung" | "einlieferung";
+                            nr: string;
+                            datum: string;
+                            partnerNr: string;
+                            partnerName: string;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            produktgruppe: string;
+                            menge: string;
+                            mengeExakt: string;
+                            einheit: string;
+                            biogehalt: string | null;
+                            /** @enum {string} */
+                            status: "open" | "inProgress" | "completed" | "locked";
+                            storniert: boolean;
+                        }[];
+                        total: number;
+                        totalExact?: boolean;
+                        page: number;
+                        pageSize: number;
+                    };
                     "text/csv": string;
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     "application/pdf": string;

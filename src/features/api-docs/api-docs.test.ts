@@ -69,9 +69,6 @@ describe('the OpenAPI description at /api/docs/openapi.json', () => {
  */
 const UNDESCRIBED = [
   'GET /api/nachweisverfolgung/{nr}',
-  'GET /api/bilanzen/{id}', 'POST /api/bilanzen', 'PUT /api/bilanzen/{id}',
-  'POST /api/bilanzen/{id}/positionen', 'PUT /api/bilanzen/{id}/positionen/{p}', 'DELETE /api/bilanzen/{id}/positionen/{p}',
-  'POST /api/bilanzen/{id}/positionen/{p}/teilung', 'POST /api/bilanzen/{id}/verteilung', 'POST /api/bilanzen/{id}/zuruecksetzen',
   'GET /api/tankstelle', 'GET /api/tankstelle/zapfsaeulen', 'GET /api/tankstelle/lieferkette',
 ];
 

@@ -4372,7 +4372,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            id: number;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            zeitraumVon: string;
+                            zeitraumBis: string;
+                            /** @enum {string} */
+                            status: "offen" | "geschlossen";
+                            einheit: string;
+                            version: number;
+                            verteilt: boolean;
+                            verteiltAm: string | null;
+                            geschlossenAm: string | null;
+                            kommentar: string | null;
+                            mengeGesamt: string | null;
+                            bioMenge: string | null;
+                            biogehalt: string | null;
+                            restBioMenge: string | null;
+                            zugeordnet: string | null;
+                            thgMinderungT: string | null;
+                            positionen: {
+                                id: number;
+                                partnerNr: string;
+                                partnerName: string;
+                                prioritaet: number;
+                                biogehalt: string | null;
+                                bioMenge: string | null;
+                                /** @enum {string} */
+                                status: "offen" | "geschlossen";
+                                zugeordnet: string;
+                            }[];
+                            zuordnungen: {
+                                nr: number;
+                                positionId: number;
+                                ablieferungNr: string;
+                                lieferdatum: string | null;
+                                partnerNr: string;
+                                nachweisNr: string;
+                                menge: string;
+                                thg: string | null;
+                                thgMinderungT: string | null;
+                                vorlaeufig: boolean;
+                                begruendung: string;
+                                nachweisbescheinigungNr: string | null;
+                            }[];
+                            nichtGedeckt: {
+                                ablieferungNr: string;
+                                positionId: number;
+                                offen: string;
+                            }[];
+                            nachweise: {
+                                nachweisNr: string;
+                                menge: string;
+                                vorlaeufig: boolean;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -4417,7 +4476,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: number;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            zeitraumVon: string;
+                            zeitraumBis: string;
+                            /** @enum {string} */
+                            status: "offen" | "geschlossen";
+                            einheit: string;
+                            version: number;
+                            verteilt: boolean;
+                            verteiltAm: string | null;
+                            geschlossenAm: string | null;
+                            kommentar: string | null;
+                            mengeGesamt: string | null;
+                            bioMenge: string | null;
+                            biogehalt: string | null;
+                            restBioMenge: string | null;
+                            zugeordnet: string | null;
+                            thgMinderungT: string | null;
+                            positionen: {
+                                id: number;
+                                partnerNr: string;
+                                partnerName: string;
+                                prioritaet: number;
+                                biogehalt: string | null;
+                                bioMenge: string | null;
+                                /** @enum {string} */
+                                status: "offen" | "geschlossen";
+                                zugeordnet: string;
+                            }[];
+                            zuordnungen: {
+                                nr: number;
+                                positionId: number;
+                                ablieferungNr: string;
+                                lieferdatum: string | null;
+                                partnerNr: string;
+                                nachweisNr: string;
+                                menge: string;
+                                thg: string | null;
+                                thgMinderungT: string | null;
+                                vorlaeufig: boolean;
+                                begruendung: string;
+                                nachweisbescheinigungNr: string | null;
+                            }[];
+                            nichtGedeckt: {
+                                ablieferungNr: string;
+                                positionId: number;
+                                offen: string;
+                            }[];
+                            nachweise: {
+                                nachweisNr: string;
+                                menge: string;
+                                vorlaeufig: boolean;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -4580,7 +4700,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: number;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            zeitraumVon: string;
+                            zeitraumBis: string;
+                            /** @enum {string} */
+                            status: "offen" | "geschlossen";
+                            einheit: string;
+                            version: number;
+                            verteilt: boolean;
+                            verteiltAm: string | null;
+                            geschlossenAm: string | null;
+                            kommentar: string | null;
+                            mengeGesamt: string | null;
+                            bioMenge: string | null;
+                            biogehalt: string | null;
+                            restBioMenge: string | null;
+                            zugeordnet: string | null;
+                            thgMinderungT: string | null;
+                            positionen: {
+                                id: number;
+                                partnerNr: string;
+                                partnerName: string;
+                                prioritaet: number;
+                                biogehalt: string | null;
+                                bioMenge: string | null;
+                                /** @enum {string} */
+                                status: "offen" | "geschlossen";
+                                zugeordnet: string;
+                            }[];
+                            zuordnungen: {
+                                nr: number;
+                                positionId: number;
+                                ablieferungNr: string;
+                                lieferdatum: string | null;
+                                partnerNr: string;
+                                nachweisNr: string;
+                                menge: string;
+                                thg: string | null;
+                                thgMinderungT: string | null;
+                                vorlaeufig: boolean;
+                                begruendung: string;
+                                nachweisbescheinigungNr: string | null;
+                            }[];
+                            nichtGedeckt: {
+                                ablieferungNr: string;
+                                positionId: number;
+                                offen: string;
+                            }[];
+                            nachweise: {
+                                nachweisNr: string;
+                                menge: string;
+                                vorlaeufig: boolean;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -4631,7 +4812,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: number;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            zeitraumVon: string;
+                            zeitraumBis: string;
+                            /** @enum {string} */
+                            status: "offen" | "geschlossen";
+                            einheit: string;
+                            version: number;
+                            verteilt: boolean;
+                            verteiltAm: string | null;
+                            geschlossenAm: string | null;
+                            kommentar: string | null;
+                            mengeGesamt: string | null;
+                            bioMenge: string | null;
+                            biogehalt: string | null;
+                            restBioMenge: string | null;
+                            zugeordnet: string | null;
+                            thgMinderungT: string | null;
+                            positionen: {
+                                id: number;
+                                partnerNr: string;
+                                partnerName: string;
+                                prioritaet: number;
+                                biogehalt: string | null;
+                                bioMenge: string | null;
+                                /** @enum {string} */
+                                status: "offen" | "geschlossen";
+                                zugeordnet: string;
+                            }[];
+                            zuordnungen: {
+                                nr: number;
+                                positionId: number;
+                                ablieferungNr: string;
+                                lieferdatum: string | null;
+                                partnerNr: string;
+                                nachweisNr: string;
+                                menge: string;
+                                thg: string | null;
+                                thgMinderungT: string | null;
+                                vorlaeufig: boolean;
+                                begruendung: string;
+                                nachweisbescheinigungNr: string | null;
+                            }[];
+                            nichtGedeckt: {
+                                ablieferungNr: string;
+                                positionId: number;
+                                offen: string;
+                            }[];
+                            nachweise: {
+                                nachweisNr: string;
+                                menge: string;
+                                vorlaeufig: boolean;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -4680,7 +4922,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: number;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            zeitraumVon: string;
+                            zeitraumBis: string;
+                            /** @enum {string} */
+                            status: "offen" | "geschlossen";
+                            einheit: string;
+                            version: number;
+                            verteilt: boolean;
+                            verteiltAm: string | null;
+                            geschlossenAm: string | null;
+                            kommentar: string | null;
+                            mengeGesamt: string | null;
+                            bioMenge: string | null;
+                            biogehalt: string | null;
+                            restBioMenge: string | null;
+                            zugeordnet: string | null;
+                            thgMinderungT: string | null;
+                            positionen: {
+                                id: number;
+                                partnerNr: string;
+                                partnerName: string;
+                                prioritaet: number;
+                                biogehalt: string | null;
+                                bioMenge: string | null;
+                                /** @enum {string} */
+                                status: "offen" | "geschlossen";
+                                zugeordnet: string;
+                            }[];
+                            zuordnungen: {
+                                nr: number;
+                                positionId: number;
+                                ablieferungNr: string;
+                                lieferdatum: string | null;
+                                partnerNr: string;
+                                nachweisNr: string;
+                                menge: string;
+                                thg: string | null;
+                                thgMinderungT: string | null;
+                                vorlaeufig: boolean;
+                                begruendung: string;
+                                nachweisbescheinigungNr: string | null;
+                            }[];
+                            nichtGedeckt: {
+                                ablieferungNr: string;
+                                positionId: number;
+                                offen: string;
+                            }[];
+                            nachweise: {
+                                nachweisNr: string;
+                                menge: string;
+                                vorlaeufig: boolean;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -4719,7 +5022,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: number;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            zeitraumVon: string;
+                            zeitraumBis: string;
+                            /** @enum {string} */
+                            status: "offen" | "geschlossen";
+                            einheit: string;
+                            version: number;
+                            verteilt: boolean;
+                            verteiltAm: string | null;
+                            geschlossenAm: string | null;
+                            kommentar: string | null;
+                            mengeGesamt: string | null;
+                            bioMenge: string | null;
+                            biogehalt: string | null;
+                            restBioMenge: string | null;
+                            zugeordnet: string | null;
+                            thgMinderungT: string | null;
+                            positionen: {
+                                id: number;
+                                partnerNr: string;
+                                partnerName: string;
+                                prioritaet: number;
+                                biogehalt: string | null;
+                                bioMenge: string | null;
+                                /** @enum {string} */
+                                status: "offen" | "geschlossen";
+                                zugeordnet: string;
+                            }[];
+                            zuordnungen: {
+                                nr: number;
+                                positionId: number;
+                                ablieferungNr: string;
+                                lieferdatum: string | null;
+                                partnerNr: string;
+                                nachweisNr: string;
+                                menge: string;
+                                thg: string | null;
+                                thgMinderungT: string | null;
+                                vorlaeufig: boolean;
+                                begruendung: string;
+                                nachweisbescheinigungNr: string | null;
+                            }[];
+                            nichtGedeckt: {
+                                ablieferungNr: string;
+                                positionId: number;
+                                offen: string;
+                            }[];
+                            nachweise: {
+                                nachweisNr: string;
+                                menge: string;
+                                vorlaeufig: boolean;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -4770,7 +5134,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: number;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            zeitraumVon: string;
+                            zeitraumBis: string;
+                            /** @enum {string} */
+                            status: "offen" | "geschlossen";
+                            einheit: string;
+                            version: number;
+                            verteilt: boolean;
+                            verteiltAm: string | null;
+                            geschlossenAm: string | null;
+                            kommentar: string | null;
+                            mengeGesamt: string | null;
+                            bioMenge: string | null;
+                            biogehalt: string | null;
+                            restBioMenge: string | null;
+                            zugeordnet: string | null;
+                            thgMinderungT: string | null;
+                            positionen: {
+                                id: number;
+                                partnerNr: string;
+                                partnerName: string;
+                                prioritaet: number;
+                                biogehalt: string | null;
+                                bioMenge: string | null;
+                                /** @enum {string} */
+                                status: "offen" | "geschlossen";
+                                zugeordnet: string;
+                            }[];
+                            zuordnungen: {
+                                nr: number;
+                                positionId: number;
+                                ablieferungNr: string;
+                                lieferdatum: string | null;
+                                partnerNr: string;
+                                nachweisNr: string;
+                                menge: string;
+                                thg: string | null;
+                                thgMinderungT: string | null;
+                                vorlaeufig: boolean;
+                                begruendung: string;
+                                nachweisbescheinigungNr: string | null;
+                            }[];
+                            nichtGedeckt: {
+                                ablieferungNr: string;
+                                positionId: number;
+                                offen: string;
+                            }[];
+                            nachweise: {
+                                nachweisNr: string;
+                                menge: string;
+                                vorlaeufig: boolean;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -4819,7 +5244,98 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: number;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            zeitraumVon: string;
+                            zeitraumBis: string;
+                            /** @enum {string} */
+                            status: "offen" | "geschlossen";
+                            einheit: string;
+                            version: number;
+                            verteilt: boolean;
+                            verteiltAm: string | null;
+                            geschlossenAm: string | null;
+                            kommentar: string | null;
+                            mengeGesamt: string | null;
+                            bioMenge: string | null;
+                            biogehalt: string | null;
+                            restBioMenge: string | null;
+                            zugeordnet: string | null;
+                            thgMinderungT: string | null;
+                            positionen: {
+                                id: number;
+                                partnerNr: string;
+                                partnerName: string;
+                                prioritaet: number;
+                                biogehalt: string | null;
+                                bioMenge: string | null;
+                                /** @enum {string} */
+                                status: "offen" | "geschlossen";
+                                zugeordnet: string;
+                            }[];
+                            zuordnungen: {
+                                nr: number;
+                                positionId: number;
+                                ablieferungNr: string;
+                                lieferdatum: string | null;
+                                partnerNr: string;
+                                nachweisNr: string;
+                                menge: string;
+                                thg: string | null;
+                                thgMinderungT: string | null;
+                                vorlaeufig: boolean;
+                                begruendung: string;
+                                nachweisbescheinigungNr: string | null;
+                            }[];
+                            nichtGedeckt: {
+                                ablieferungNr: string;
+                                positionId: number;
+                                offen: string;
+                            }[];
+                            nachweise: {
+                                nachweisNr: string;
+                                menge: string;
+                                vorlaeufig: boolean;
+                            }[];
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        /** @constant */
+                        vorschau: true;
+                        data: {
+                            einheit: string;
+                            mengeGesamt: string;
+                            bioMenge: string;
+                            zugeordnet: string;
+                            restBioMenge: string;
+                            biogehalt: string | null;
+                            thgMinderungT: string;
+                            zuordnungen: {
+                                positionId: number;
+                                ablieferungNr: string;
+                                lieferdatum: string | null;
+                                nachweisNr: string;
+                                menge: string;
+                                thg: string;
+                                thgMinderungT: string;
+                                vorlaeufig: boolean;
+                                begruendung: string;
+                            }[];
+                            nichtGedeckt: {
+                                ablieferungNr: string;
+                                positionId: number;
+                                offen: string;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -4866,7 +5382,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: number;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            zeitraumVon: string;
+                            zeitraumBis: string;
+                            /** @enum {string} */
+                            status: "offen" | "geschlossen";
+                            einheit: string;
+                            version: number;
+                            verteilt: boolean;
+                            verteiltAm: string | null;
+                            geschlossenAm: string | null;
+                            kommentar: string | null;
+                            mengeGesamt: string | null;
+                            bioMenge: string | null;
+                            biogehalt: string | null;
+                            restBioMenge: string | null;
+                            zugeordnet: string | null;
+                            thgMinderungT: string | null;
+                            positionen: {
+                                id: number;
+                                partnerNr: string;
+                                partnerName: string;
+                                prioritaet: number;
+                                biogehalt: string | null;
+                                bioMenge: string | null;
+                                /** @enum {string} */
+                                status: "offen" | "geschlossen";
+                                zugeordnet: string;
+                            }[];
+                            zuordnungen: {
+                                nr: number;
+                                positionId: number;
+                                ablieferungNr: string;
+                                lieferdatum: string | null;
+                                partnerNr: string;
+                                nachweisNr: string;
+                                menge: string;
+                                thg: string | null;
+                                thgMinderungT: string | null;
+                                vorlaeufig: boolean;
+                                begruendung: string;
+                                nachweisbescheinigungNr: string | null;
+                            }[];
+                            nichtGedeckt: {
+                                ablieferungNr: string;
+                                positionId: number;
+                                offen: string;
+                            }[];
+                            nachweise: {
+                                nachweisNr: string;
+                                menge: string;
+                                vorlaeufig: boolean;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];

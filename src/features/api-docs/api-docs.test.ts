@@ -69,7 +69,6 @@ describe('the OpenAPI description at /api/docs/openapi.json', () => {
  */
 const UNDESCRIBED = [
   'GET /api/nachweisverfolgung/{nr}',
-  'GET /api/tankstelle', 'GET /api/tankstelle/zapfsaeulen', 'GET /api/tankstelle/lieferkette',
 ];
 
 describe('answers described field by field', () => {

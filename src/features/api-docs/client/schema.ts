@@ -5903,7 +5903,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        standortNr: string;
+                        stand: string;
+                        einstellungen: {
+                            reichweiteTage: number;
+                            verbrauchTage: number;
+                        };
+                        standorte: {
+                            nr: string;
+                            name: string;
+                        }[];
+                        tanks: {
+                            standortNr: string;
+                            produktNr: string;
+                            produktName: string;
+                            bestandDatum: string | null;
+                            volumen: string | null;
+                            fuellstand: string | null;
+                            bioAnteil: string;
+                            bioMenge: string | null;
+                            gedeckt: string;
+                            gedecktProzent: string | null;
+                            verbrauchProTag: string;
+                            reichweiteTage: number | null;
+                            aktiveEinlieferungNr: string | null;
+                            nachfolger: boolean;
+                            /** @enum {string} */
+                            ampel: "keine_lieferungen" | "keine_aktive_lieferung" | "vorlaeufiges_zertifikat" | "ausreichend" | "ausreichend_mit_nachfolger" | "niedrig_mit_nachfolger" | "niedrig_ohne_nachfolger";
+                            ampelText: string;
+                            /** @enum {string} */
+                            ampelFarbe: "gruen" | "gelb" | "rot" | "grau" | "blau";
+                            ampelIcon: string;
+                        }[];
+                        letzteLieferungen: {
+                            /** @enum {string} */
+                            art: "ein" | "ab";
+                            nr: string;
+                            datum: string;
+                            partnerNr: string;
+                            partnerName: string | null;
+                            produktNr: string;
+                            produktName: string | null;
+                            menge: string;
+                            /** @enum {string} */
+                            einheit: "L" | "kg";
+                            /** @enum {string} */
+                            status: "open" | "inProgress" | "completed" | "locked";
+                            zertifikatStatus: ("keine" | "ohne_endgueltige" | "mit_endgueltigen") | null;
+                            verknuepfungStatus: ("nicht_verknuepft" | "vorlaeufig" | "endgueltig") | null;
+                            href: string;
+                        }[];
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -5937,7 +5988,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        standortNr: string;
+                        stand: string;
+                        von: string;
+                        bis: string;
+                        produkte: {
+                            produktNr: string;
+                            produktName: string;
+                            menge: string;
+                            bioMenge: string;
+                            anzahl: {
+                                keine: number;
+                                ohne_endgueltige: number;
+                                mit_endgueltigen: number;
+                            };
+                            ablieferungen: {
+                                nr: string;
+                                datum: string;
+                                partnerName: string | null;
+                                menge: string;
+                                /** @enum {string} */
+                                einheit: "L" | "kg";
+                                bioMenge: string;
+                                /** @enum {string} */
+                                zertifikatStatus: "keine" | "ohne_endgueltige" | "mit_endgueltigen";
+                                href: string;
+                            }[];
+                        }[];
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -5972,7 +6051,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        standortNr: string;
+                        produktNr: string;
+                        produktName: string;
+                        bioMenge: string | null;
+                        anteile: {
+                            einlieferungNr: string;
+                            datum: string;
+                            partnerName: string | null;
+                            bioMenge: string;
+                            anteil: string;
+                            abholungNr: string | null;
+                            href: string;
+                            verfolgungHref: string;
+                            nachweise: {
+                                nr: string;
+                                rest: string;
+                                /** @enum {string} */
+                                einheit: "L" | "kg";
+                                vorlaeufig: boolean;
+                                thg: string | null;
+                                href: string;
+                            }[];
+                        }[];
+                        ohneHerkunft: string;
+                        summe: string;
+                    };
                 };
             };
             400: components["responses"]["E400"];

@@ -17,7 +17,7 @@ import { bilanzListe } from './list.js';
 import { parseBilanz, parsePosition, parsePositionAenderung, parseTeilung, parseVersion, parseZeitraum } from './schema.js';
 import * as service from './service.js';
 import { z } from 'zod';
-import { Done, documentApis } from '../api-docs/registry.js';
+import { DataOnly, Done, documentApis, Envelope } from '../api-docs/registry.js';
 import { BilanzSchema, PositionAenderungSchema, PositionSchema, TeilungSchema, ZeitraumSchema } from './schema.js';
 
 const dezimal = z.string().nullable();
@@ -28,7 +28,42 @@ const BilanzZeile = z.object({
   mengeGesamt: dezimal, bioMenge: dezimal, zugeordnet: dezimal, restBioMenge: dezimal, biogehalt: dezimal, thgMinderungT: dezimal,
 }).strict();
 
-// The Bilanz as bilanzDetail presents it is not yet described field by field (null: see api-docs.test.ts).
+const Status = z.enum(['offen', 'geschlossen']);
+const NichtGedeckt = z.object({ ablieferungNr: z.string(), positionId: z.number().int(), offen: z.string() }).strict();
+/** A Bilanz as bilanzDetail presents it (detail.ts, BilanzDetail): decimals as exact strings, null until allocated. */
+const BilanzDetail = z.object({
+  id: z.number().int(), standortNr: z.string(), standortName: z.string(), produktNr: z.string(), produktName: z.string(),
+  zeitraumVon: z.string(), zeitraumBis: z.string(), status: Status, einheit: z.string(), version: z.number().int(),
+  verteilt: z.boolean(), verteiltAm: z.string().nullable(), geschlossenAm: z.string().nullable(), kommentar: z.string().nullable(),
+  mengeGesamt: dezimal, bioMenge: dezimal, biogehalt: dezimal, restBioMenge: dezimal, zugeordnet: dezimal, thgMinderungT: dezimal,
+  positionen: z.array(z.object({
+    id: z.number().int(), partnerNr: z.string(), partnerName: z.string(), prioritaet: z.number().int(), biogehalt: dezimal, bioMenge: dezimal,
+    status: Status, zugeordnet: z.string(),
+  }).strict()),
+  zuordnungen: z.array(z.object({
+    nr: z.number().int(), positionId: z.number().int(), ablieferungNr: z.string(), lieferdatum: z.string().nullable(), partnerNr: z.string(),
+    nachweisNr: z.string(), menge: z.string(), thg: dezimal, thgMinderungT: dezimal, vorlaeufig: z.boolean(), begruendung: z.string(),
+    nachweisbescheinigungNr: z.string().nullable(),
+  }).strict()),
+  nichtGedeckt: z.array(NichtGedeckt),
+  nachweise: z.array(z.object({ nachweisNr: z.string(), menge: z.string(), vorlaeufig: z.boolean() }).strict()),
+}).strict();
+/** What an allocation would give (`?vorschau=1`, detail.ts verteilungDetail): nothing is written. */
+const VerteilungVorschau = z.object({
+  success: z.literal(true), vorschau: z.literal(true),
+  data: z.object({
+    einheit: z.string(), mengeGesamt: z.string(), bioMenge: z.string(), zugeordnet: z.string(), restBioMenge: z.string(), biogehalt: dezimal,
+    thgMinderungT: z.string(),
+    zuordnungen: z.array(z.object({
+      positionId: z.number().int(), ablieferungNr: z.string(), lieferdatum: z.string().nullable(), nachweisNr: z.string(), menge: z.string(),
+      thg: z.string(), thgMinderungT: z.string(), vorlaeufig: z.boolean(), begruendung: z.string(),
+    }).strict()),
+    nichtGedeckt: z.array(NichtGedeckt),
+  }).strict(),
+}).strict();
+/** A change answers the Bilanz as it is now. */
+const Bilanz = Envelope(BilanzDetail);
+
 const tag = 'bilanzen';
 const id = z.string().regex(/^[1-9]\d{0,9}$/);
 const one = z.object({ id });
@@ -38,16 +73,16 @@ const vorschau = z.object({ vorschau: z.enum(['0', '1', 'true']).optional() });
 const ifMatch = [{ name: 'If-Match', description: 'the version the change is based on; none: unchecked' }];
 const Pocs = z.object({ success: z.literal(true), vorschau: z.boolean(), data: z.object({ nachweisbescheinigungen: z.array(z.unknown()) }).strict() }).strict();
 documentApis([
-  { method: 'get', path: '/bilanzen/:id', tag, summary: 'bilanzen.read', params: one, ok: { 200: null } },
-  { method: 'post', path: '/bilanzen', tag, summary: 'bilanzen.create', body: BilanzSchema, ok: { 201: null } },
-  { method: 'put', path: '/bilanzen/:id', tag, summary: 'bilanzen.update', params: one, headers: ifMatch, body: ZeitraumSchema.extend(version.shape), ok: { 200: null } },
+  { method: 'get', path: '/bilanzen/:id', tag, summary: 'bilanzen.read', params: one, ok: { 200: DataOnly(BilanzDetail) } },
+  { method: 'post', path: '/bilanzen', tag, summary: 'bilanzen.create', body: BilanzSchema, ok: { 201: Bilanz } },
+  { method: 'put', path: '/bilanzen/:id', tag, summary: 'bilanzen.update', params: one, headers: ifMatch, body: ZeitraumSchema.extend(version.shape), ok: { 200: Bilanz } },
   { method: 'delete', path: '/bilanzen/:id', tag, summary: 'bilanzen.delete', params: one, headers: ifMatch, ok: { 200: Done } },
-  { method: 'post', path: '/bilanzen/:id/positionen', tag, summary: 'bilanzen.positionCreate', params: one, headers: ifMatch, body: PositionSchema.extend(version.shape), ok: { 201: null } },
-  { method: 'put', path: '/bilanzen/:id/positionen/:p', tag, summary: 'bilanzen.positionUpdate', params: pos, headers: ifMatch, body: PositionAenderungSchema.extend(version.shape), ok: { 200: null } },
-  { method: 'delete', path: '/bilanzen/:id/positionen/:p', tag, summary: 'bilanzen.positionDelete', params: pos, headers: ifMatch, ok: { 200: null } },
-  { method: 'post', path: '/bilanzen/:id/positionen/:p/teilung', tag, summary: 'bilanzen.positionSplit', params: pos, headers: ifMatch, body: TeilungSchema.extend(version.shape), ok: { 201: null } },
-  { method: 'post', path: '/bilanzen/:id/verteilung', tag, summary: 'bilanzen.allocate', params: one, query: vorschau, headers: ifMatch, body: version, ok: { 200: null } },
-  { method: 'post', path: '/bilanzen/:id/zuruecksetzen', tag, summary: 'bilanzen.reset', params: one, headers: ifMatch, body: version, ok: { 200: null } },
+  { method: 'post', path: '/bilanzen/:id/positionen', tag, summary: 'bilanzen.positionCreate', params: one, headers: ifMatch, body: PositionSchema.extend(version.shape), ok: { 201: Bilanz } },
+  { method: 'put', path: '/bilanzen/:id/positionen/:p', tag, summary: 'bilanzen.positionUpdate', params: pos, headers: ifMatch, body: PositionAenderungSchema.extend(version.shape), ok: { 200: Bilanz } },
+  { method: 'delete', path: '/bilanzen/:id/positionen/:p', tag, summary: 'bilanzen.positionDelete', params: pos, headers: ifMatch, ok: { 200: Bilanz } },
+  { method: 'post', path: '/bilanzen/:id/positionen/:p/teilung', tag, summary: 'bilanzen.positionSplit', params: pos, headers: ifMatch, body: TeilungSchema.extend(version.shape), ok: { 201: Bilanz } },
+  { method: 'post', path: '/bilanzen/:id/verteilung', tag, summary: 'bilanzen.allocate', params: one, query: vorschau, headers: ifMatch, body: version, ok: { 200: z.union([Bilanz, VerteilungVorschau]) } },
+  { method: 'post', path: '/bilanzen/:id/zuruecksetzen', tag, summary: 'bilanzen.reset', params: one, headers: ifMatch, body: version, ok: { 200: Bilanz } },
   { method: 'post', path: '/bilanzen/:id/abschluss', tag, summary: 'bilanzen.close', params: one, query: vorschau, headers: ifMatch, body: version, ok: { 200: Pocs, 201: Pocs } },
   { method: 'post', path: '/bilanzen/:id/positionen/:p/abschluss', tag, summary: 'bilanzen.positionClose', params: pos, query: vorschau, headers: ifMatch, body: version, ok: { 200: Pocs, 201: Pocs } },
 ]);

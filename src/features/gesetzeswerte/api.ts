@@ -17,12 +17,19 @@ const Gesetzeswert = z.object({
   gueltigAb: z.string(), wert: z.string(), kommentar: z.string().nullable(), createdAt: z.string(), createdBy: z.string().nullable(),
   updatedAt: z.string(), updatedBy: z.string().nullable(),
 }).strict();
+/** GET /gesetzeswerte/am/{datum}: everything that applies on one date (service.ts, GesetzeswerteAmTag); decimals as exact strings. */
+const GesetzeswerteAmTag = z.object({
+  datum: z.string(), fossilerVergleichswert: z.string(), basiswert: z.string(),
+  schwellen: z.array(z.object({ anlageAb: z.string(), prozent: z.string() }).strict()),
+  quote: z.object({ jahr: z.number().int(), prozent: z.string() }).strict().nullable(),
+  nachweisAblauf: z.string(),
+}).strict();
 const params = z.object({ id: GesetzeswertId });
 const tag = 'gesetzeswerte';
 
 documentApis([
   { method: 'get', path: '/gesetzeswerte', tag, summary: 'gesetzeswerte.list', ok: { 200: Page(Gesetzeswert) } },
-  { method: 'get', path: '/gesetzeswerte/am/:datum', tag, summary: 'gesetzeswerte.amTag', params: z.object({ datum: z.iso.date() }), ok: { 200: null } },
+  { method: 'get', path: '/gesetzeswerte/am/:datum', tag, summary: 'gesetzeswerte.amTag', params: z.object({ datum: z.iso.date() }), ok: { 200: Envelope(GesetzeswerteAmTag) } },
   { method: 'post', path: '/gesetzeswerte', tag, summary: 'gesetzeswerte.create', body: NeuerGesetzeswert, ok: { 201: Envelope(Gesetzeswert) } },
   { method: 'put', path: '/gesetzeswerte/:id', tag, summary: 'gesetzeswerte.update', params, body: Korrektur, ok: { 200: Envelope(Gesetzeswert) } },
   { method: 'delete', path: '/gesetzeswerte/:id', tag, summary: 'gesetzeswerte.delete', params, ok: { 200: Done } },

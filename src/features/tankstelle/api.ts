@@ -16,15 +16,64 @@ import { heuteInDeutschland } from '../zuordnung/service.js';
 import { parseEinstellungen } from './schema.js';
 import { z } from 'zod';
 import { documentApis } from '../api-docs/registry.js';
+import { VERKNUEPFUNG_STATUS, ZERTIFIKAT_STATUS } from '../../domain/lieferkette.js';
+import { TANK_AMPELN } from '../../domain/tankampel.js';
+import { EINHEITEN } from '../../domain/units.js';
+import { LIEFERSTATUS } from '../lieferungen/names.js';
 import { EinstellungenSchema } from './schema.js';
 
-// The views' answers are not yet described field by field (null: see api-docs.test.ts); the settings are.
 const standort = z.object({ standortNr: z.string().max(32).optional() });
 const Einstellungen = z.object({ reichweiteTage: z.number().int(), verbrauchTage: z.number().int() });
+
+// The views' answers (service.ts): decimals as exact strings, litres unless an `einheit` says otherwise, dates ISO.
+const Einheit = z.enum(EINHEITEN);
+const ZertifikatStatus = z.enum(ZERTIFIKAT_STATUS);
+/** A row of the location's 10 latest deliveries (`ein` inbound, `ab` outbound), with the link to its record. */
+const LetzteLieferung = z.object({
+  art: z.enum(['ein', 'ab']), nr: z.string(), datum: z.string(), partnerNr: z.string(), partnerName: z.string().nullable(),
+  produktNr: z.string(), produktName: z.string().nullable(), menge: z.string(), einheit: Einheit, status: z.enum(LIEFERSTATUS),
+  zertifikatStatus: ZertifikatStatus.nullable(), verknuepfungStatus: z.enum(VERKNUEPFUNG_STATUS).nullable(), href: z.string(),
+}).strict();
+const Tank = z.object({
+  standortNr: z.string(), produktNr: z.string(), produktName: z.string(), bestandDatum: z.string().nullable(), volumen: z.string().nullable(),
+  fuellstand: z.string().nullable(), bioAnteil: z.string(), bioMenge: z.string().nullable(), gedeckt: z.string(), gedecktProzent: z.string().nullable(),
+  verbrauchProTag: z.string(), reichweiteTage: z.number().int().nullable(), aktiveEinlieferungNr: z.string().nullable(), nachfolger: z.boolean(),
+  ampel: z.enum(TANK_AMPELN), ampelText: z.string(), ampelFarbe: z.enum(['gruen', 'gelb', 'rot', 'grau', 'blau']), ampelIcon: z.string(),
+}).strict();
+/** GET /api/tankstelle: the location's tanks with their traffic lights. */
+const TankUebersicht = z.object({
+  standortNr: z.string(), stand: z.string(), einstellungen: Einstellungen.strict(),
+  standorte: z.array(z.object({ nr: z.string(), name: z.string() }).strict()),
+  tanks: z.array(Tank), letzteLieferungen: z.array(LetzteLieferung),
+}).strict();
+/** GET /api/tankstelle/zapfsaeulen: the outbound deliveries of the last 30 days by product. */
+const Zapfsaeulen = z.object({
+  standortNr: z.string(), stand: z.string(), von: z.string(), bis: z.string(),
+  produkte: z.array(z.object({
+    produktNr: z.string(), produktName: z.string(), menge: z.string(), bioMenge: z.string(),
+    anzahl: z.object({ keine: z.number().int(), ohne_endgueltige: z.number().int(), mit_endgueltigen: z.number().int() }).strict(),
+    ablieferungen: z.array(z.object({
+      nr: z.string(), datum: z.string(), partnerName: z.string().nullable(), menge: z.string(), einheit: Einheit, bioMenge: z.string(),
+      zertifikatStatus: ZertifikatStatus, href: z.string(),
+    }).strict()),
+  }).strict()),
+}).strict();
+/** GET /api/tankstelle/lieferkette: the inbound deliveries a tank's bio content is made of, newest first. */
+const Lieferkette = z.object({
+  standortNr: z.string(), produktNr: z.string(), produktName: z.string(), bioMenge: z.string().nullable(),
+  anteile: z.array(z.object({
+    einlieferungNr: z.string(), datum: z.string(), partnerName: z.string().nullable(), bioMenge: z.string(), anteil: z.string(),
+    abholungNr: z.string().nullable(), href: z.string(), verfolgungHref: z.string(),
+    nachweise: z.array(z.object({
+      nr: z.string(), rest: z.string(), einheit: Einheit, vorlaeufig: z.boolean(), thg: z.string().nullable(), href: z.string(),
+    }).strict()),
+  }).strict()),
+  ohneHerkunft: z.string(), summe: z.string(),
+}).strict();
 documentApis([
-  { method: 'get', path: '/tankstelle', tag: 'tankstelle', summary: 'tankstelle.tanks', query: standort, ok: { 200: null } },
-  { method: 'get', path: '/tankstelle/zapfsaeulen', tag: 'tankstelle', summary: 'tankstelle.pumps', query: standort, ok: { 200: null } },
-  { method: 'get', path: '/tankstelle/lieferkette', tag: 'tankstelle', summary: 'tankstelle.chain', query: standort.extend({ produktNr: z.string().max(32).optional() }), ok: { 200: null } },
+  { method: 'get', path: '/tankstelle', tag: 'tankstelle', summary: 'tankstelle.tanks', query: standort, ok: { 200: TankUebersicht } },
+  { method: 'get', path: '/tankstelle/zapfsaeulen', tag: 'tankstelle', summary: 'tankstelle.pumps', query: standort, ok: { 200: Zapfsaeulen } },
+  { method: 'get', path: '/tankstelle/lieferkette', tag: 'tankstelle', summary: 'tankstelle.chain', query: standort.extend({ produktNr: z.string().max(32).optional() }), ok: { 200: Lieferkette } },
   { method: 'get', path: '/tankstelle/einstellungen', tag: 'tankstelle', summary: 'tankstelle.settingsRead', ok: { 200: Einstellungen.strict() } },
   { method: 'put', path: '/tankstelle/einstellungen', tag: 'tankstelle', summary: 'tankstelle.settingsWrite', body: EinstellungenSchema, ok: { 200: Einstellungen.extend({ success: z.literal(true) }).strict() } },
 ]);

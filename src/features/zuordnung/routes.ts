@@ -22,12 +22,33 @@ import type { Lieferung } from '../lieferungen/lieferung.js';
 import type { Ablieferung } from './ablieferung.js';
 import { nachweisbescheinigungDaten, nachweisbescheinigungPdf } from './pdf.js';
 import { entfernen, uebersicht, uebersichtApi, zuordnen, ZuordnungSchema } from './service.js';
-import { documentApis } from '../api-docs/registry.js';
+import { Envelope, documentApis } from '../api-docs/registry.js';
+import { z } from 'zod';
+import { EINHEITEN } from '../../domain/units.js';
+import { ZERTIFIKAT_STATUS } from '../../domain/lieferkette.js';
+
+// The answers (service.ts): quantities with three decimals and percentages as exact strings.
+const Einheit = z.enum(EINHEITEN);
+/** One live assignment (uebersichtApi: the tab's `datei` and `poc` left out). */
+const Zugeordnet = z.object({
+  nachweisNr: z.string(), nachweisbescheinigungNr: z.string(), volumen: z.string(), einheit: Einheit, anteil: z.string().nullable(),
+  vorlaeufig: z.boolean(), thg: z.string().nullable(), einsparung: z.string().nullable(),
+}).strict();
+/** A certificate that could still be assigned. */
+const Verfuegbar = z.object({
+  nachweisNr: z.string(), mengeVerbleibend: z.string(), einheit: Einheit, lieferungVon: z.string().nullable(),
+  thg: z.string().nullable(), einsparung: z.string().nullable(), vorlaeufig: z.boolean(), vorschlag: z.string(),
+}).strict();
+const Uebersicht = z.object({
+  zugeordnet: z.array(Zugeordnet), verfuegbar: z.array(Verfuegbar),
+  bioMenge: z.string(), gedeckt: z.string(), offen: z.string(), einheit: Einheit, zertifikatStatus: z.enum(ZERTIFIKAT_STATUS),
+}).strict();
+const Entfernt = z.object({ nachweisNr: z.string(), nachweisbescheinigungNr: z.string() }).strict();
 
 documentApis([
-  { method: 'get', path: '/ablieferungen/:nr/nachweise', tag: 'ablieferungen', summary: 'zuordnung.read', ok: { 200: null } },
-  { method: 'post', path: '/ablieferungen/:nr/nachweise', tag: 'ablieferungen', summary: 'zuordnung.assign', body: ZuordnungSchema, ok: { 201: null } },
-  { method: 'delete', path: '/ablieferungen/:nr/nachweise/:nachweisNr', tag: 'ablieferungen', summary: 'zuordnung.remove', ok: { 200: null } },
+  { method: 'get', path: '/ablieferungen/:nr/nachweise', tag: 'ablieferungen', summary: 'zuordnung.read', ok: { 200: Uebersicht } },
+  { method: 'post', path: '/ablieferungen/:nr/nachweise', tag: 'ablieferungen', summary: 'zuordnung.assign', body: ZuordnungSchema, ok: { 201: Envelope(Zugeordnet) } },
+  { method: 'delete', path: '/ablieferungen/:nr/nachweise/:nachweisNr', tag: 'ablieferungen', summary: 'zuordnung.remove', ok: { 200: Envelope(Entfernt) } },
   { method: 'get', path: '/ablieferungen/:nr/nachweisbescheinigung.pdf', tag: 'ablieferungen', summary: 'zuordnung.pdf', ok: { 200: { file: ['application/pdf'] } }, errors: [409] },
 ]);
 

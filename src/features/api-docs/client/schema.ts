@@ -3825,7 +3825,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            datum: string;
+                            fossilerVergleichswert: string;
+                            basiswert: string;
+                            schwellen: {
+                                anlageAb: string;
+                                prozent: string;
+                            }[];
+                            quote: {
+                                jahr: number;
+                                prozent: string;
+                            } | null;
+                            nachweisAblauf: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -4355,7 +4372,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            id: number;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            zeitraumVon: string;
+                            zeitraumBis: string;
+                            /** @enum {string} */
+                            status: "offen" | "geschlossen";
+                            einheit: string;
+                            version: number;
+                            verteilt: boolean;
+                            verteiltAm: string | null;
+                            geschlossenAm: string | null;
+                            kommentar: string | null;
+                            mengeGesamt: string | null;
+                            bioMenge: string | null;
+                            biogehalt: string | null;
+                            restBioMenge: string | null;
+                            zugeordnet: string | null;
+                            thgMinderungT: string | null;
+                            positionen: {
+                                id: number;
+                                partnerNr: string;
+                                partnerName: string;
+                                prioritaet: number;
+                                biogehalt: string | null;
+                                bioMenge: string | null;
+                                /** @enum {string} */
+                                status: "offen" | "geschlossen";
+                                zugeordnet: string;
+                            }[];
+                            zuordnungen: {
+                                nr: number;
+                                positionId: number;
+                                ablieferungNr: string;
+                                lieferdatum: string | null;
+                                partnerNr: string;
+                                nachweisNr: string;
+                                menge: string;
+                                thg: string | null;
+                                thgMinderungT: string | null;
+                                vorlaeufig: boolean;
+                                begruendung: string;
+                                nachweisbescheinigungNr: string | null;
+                            }[];
+                            nichtGedeckt: {
+                                ablieferungNr: string;
+                                positionId: number;
+                                offen: string;
+                            }[];
+                            nachweise: {
+                                nachweisNr: string;
+                                menge: string;
+                                vorlaeufig: boolean;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -4400,7 +4476,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: number;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            zeitraumVon: string;
+                            zeitraumBis: string;
+                            /** @enum {string} */
+                            status: "offen" | "geschlossen";
+                            einheit: string;
+                            version: number;
+                            verteilt: boolean;
+                            verteiltAm: string | null;
+                            geschlossenAm: string | null;
+                            kommentar: string | null;
+                            mengeGesamt: string | null;
+                            bioMenge: string | null;
+                            biogehalt: string | null;
+                            restBioMenge: string | null;
+                            zugeordnet: string | null;
+                            thgMinderungT: string | null;
+                            positionen: {
+                                id: number;
+                                partnerNr: string;
+                                partnerName: string;
+                                prioritaet: number;
+                                biogehalt: string | null;
+                                bioMenge: string | null;
+                                /** @enum {string} */
+                                status: "offen" | "geschlossen";
+                                zugeordnet: string;
+                            }[];
+                            zuordnungen: {
+                                nr: number;
+                                positionId: number;
+                                ablieferungNr: string;
+                                lieferdatum: string | null;
+                                partnerNr: string;
+                                nachweisNr: string;
+                                menge: string;
+                                thg: string | null;
+                                thgMinderungT: string | null;
+                                vorlaeufig: boolean;
+                                begruendung: string;
+                                nachweisbescheinigungNr: string | null;
+                            }[];
+                            nichtGedeckt: {
+                                ablieferungNr: string;
+                                positionId: number;
+                                offen: string;
+                            }[];
+                            nachweise: {
+                                nachweisNr: string;
+                                menge: string;
+                                vorlaeufig: boolean;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -4563,7 +4700,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: number;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            zeitraumVon: string;
+                            zeitraumBis: string;
+                            /** @enum {string} */
+                            status: "offen" | "geschlossen";
+                            einheit: string;
+                            version: number;
+                            verteilt: boolean;
+                            verteiltAm: string | null;
+                            geschlossenAm: string | null;
+                            kommentar: string | null;
+                            mengeGesamt: string | null;
+                            bioMenge: string | null;
+                            biogehalt: string | null;
+                            restBioMenge: string | null;
+                            zugeordnet: string | null;
+                            thgMinderungT: string | null;
+                            positionen: {
+                                id: number;
+                                partnerNr: string;
+                                partnerName: string;
+                                prioritaet: number;
+                                biogehalt: string | null;
+                                bioMenge: string | null;
+                                /** @enum {string} */
+                                status: "offen" | "geschlossen";
+                                zugeordnet: string;
+                            }[];
+                            zuordnungen: {
+                                nr: number;
+                                positionId: number;
+                                ablieferungNr: string;
+                                lieferdatum: string | null;
+                                partnerNr: string;
+                                nachweisNr: string;
+                                menge: string;
+                                thg: string | null;
+                                thgMinderungT: string | null;
+                                vorlaeufig: boolean;
+                                begruendung: string;
+                                nachweisbescheinigungNr: string | null;
+                            }[];
+                            nichtGedeckt: {
+                                ablieferungNr: string;
+                                positionId: number;
+                                offen: string;
+                            }[];
+                            nachweise: {
+                                nachweisNr: string;
+                                menge: string;
+                                vorlaeufig: boolean;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -4614,7 +4812,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: number;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            zeitraumVon: string;
+                            zeitraumBis: string;
+                            /** @enum {string} */
+                            status: "offen" | "geschlossen";
+                            einheit: string;
+                            version: number;
+                            verteilt: boolean;
+                            verteiltAm: string | null;
+                            geschlossenAm: string | null;
+                            kommentar: string | null;
+                            mengeGesamt: string | null;
+                            bioMenge: string | null;
+                            biogehalt: string | null;
+                            restBioMenge: string | null;
+                            zugeordnet: string | null;
+                            thgMinderungT: string | null;
+                            positionen: {
+                                id: number;
+                                partnerNr: string;
+                                partnerName: string;
+                                prioritaet: number;
+                                biogehalt: string | null;
+                                bioMenge: string | null;
+                                /** @enum {string} */
+                                status: "offen" | "geschlossen";
+                                zugeordnet: string;
+                            }[];
+                            zuordnungen: {
+                                nr: number;
+                                positionId: number;
+                                ablieferungNr: string;
+                                lieferdatum: string | null;
+                                partnerNr: string;
+                                nachweisNr: string;
+                                menge: string;
+                                thg: string | null;
+                                thgMinderungT: string | null;
+                                vorlaeufig: boolean;
+                                begruendung: string;
+                                nachweisbescheinigungNr: string | null;
+                            }[];
+                            nichtGedeckt: {
+                                ablieferungNr: string;
+                                positionId: number;
+                                offen: string;
+                            }[];
+                            nachweise: {
+                                nachweisNr: string;
+                                menge: string;
+                                vorlaeufig: boolean;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -4663,7 +4922,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: number;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            zeitraumVon: string;
+                            zeitraumBis: string;
+                            /** @enum {string} */
+                            status: "offen" | "geschlossen";
+                            einheit: string;
+                            version: number;
+                            verteilt: boolean;
+                            verteiltAm: string | null;
+                            geschlossenAm: string | null;
+                            kommentar: string | null;
+                            mengeGesamt: string | null;
+                            bioMenge: string | null;
+                            biogehalt: string | null;
+                            restBioMenge: string | null;
+                            zugeordnet: string | null;
+                            thgMinderungT: string | null;
+                            positionen: {
+                                id: number;
+                                partnerNr: string;
+                                partnerName: string;
+                                prioritaet: number;
+                                biogehalt: string | null;
+                                bioMenge: string | null;
+                                /** @enum {string} */
+                                status: "offen" | "geschlossen";
+                                zugeordnet: string;
+                            }[];
+                            zuordnungen: {
+                                nr: number;
+                                positionId: number;
+                                ablieferungNr: string;
+                                lieferdatum: string | null;
+                                partnerNr: string;
+                                nachweisNr: string;
+                                menge: string;
+                                thg: string | null;
+                                thgMinderungT: string | null;
+                                vorlaeufig: boolean;
+                                begruendung: string;
+                                nachweisbescheinigungNr: string | null;
+                            }[];
+                            nichtGedeckt: {
+                                ablieferungNr: string;
+                                positionId: number;
+                                offen: string;
+                            }[];
+                            nachweise: {
+                                nachweisNr: string;
+                                menge: string;
+                                vorlaeufig: boolean;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -4702,7 +5022,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: number;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            zeitraumVon: string;
+                            zeitraumBis: string;
+                            /** @enum {string} */
+                            status: "offen" | "geschlossen";
+                            einheit: string;
+                            version: number;
+                            verteilt: boolean;
+                            verteiltAm: string | null;
+                            geschlossenAm: string | null;
+                            kommentar: string | null;
+                            mengeGesamt: string | null;
+                            bioMenge: string | null;
+                            biogehalt: string | null;
+                            restBioMenge: string | null;
+                            zugeordnet: string | null;
+                            thgMinderungT: string | null;
+                            positionen: {
+                                id: number;
+                                partnerNr: string;
+                                partnerName: string;
+                                prioritaet: number;
+                                biogehalt: string | null;
+                                bioMenge: string | null;
+                                /** @enum {string} */
+                                status: "offen" | "geschlossen";
+                                zugeordnet: string;
+                            }[];
+                            zuordnungen: {
+                                nr: number;
+                                positionId: number;
+                                ablieferungNr: string;
+                                lieferdatum: string | null;
+                                partnerNr: string;
+                                nachweisNr: string;
+                                menge: string;
+                                thg: string | null;
+                                thgMinderungT: string | null;
+                                vorlaeufig: boolean;
+                                begruendung: string;
+                                nachweisbescheinigungNr: string | null;
+                            }[];
+                            nichtGedeckt: {
+                                ablieferungNr: string;
+                                positionId: number;
+                                offen: string;
+                            }[];
+                            nachweise: {
+                                nachweisNr: string;
+                                menge: string;
+                                vorlaeufig: boolean;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -4753,7 +5134,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: number;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            zeitraumVon: string;
+                            zeitraumBis: string;
+                            /** @enum {string} */
+                            status: "offen" | "geschlossen";
+                            einheit: string;
+                            version: number;
+                            verteilt: boolean;
+                            verteiltAm: string | null;
+                            geschlossenAm: string | null;
+                            kommentar: string | null;
+                            mengeGesamt: string | null;
+                            bioMenge: string | null;
+                            biogehalt: string | null;
+                            restBioMenge: string | null;
+                            zugeordnet: string | null;
+                            thgMinderungT: string | null;
+                            positionen: {
+                                id: number;
+                                partnerNr: string;
+                                partnerName: string;
+                                prioritaet: number;
+                                biogehalt: string | null;
+                                bioMenge: string | null;
+                                /** @enum {string} */
+                                status: "offen" | "geschlossen";
+                                zugeordnet: string;
+                            }[];
+                            zuordnungen: {
+                                nr: number;
+                                positionId: number;
+                                ablieferungNr: string;
+                                lieferdatum: string | null;
+                                partnerNr: string;
+                                nachweisNr: string;
+                                menge: string;
+                                thg: string | null;
+                                thgMinderungT: string | null;
+                                vorlaeufig: boolean;
+                                begruendung: string;
+                                nachweisbescheinigungNr: string | null;
+                            }[];
+                            nichtGedeckt: {
+                                ablieferungNr: string;
+                                positionId: number;
+                                offen: string;
+                            }[];
+                            nachweise: {
+                                nachweisNr: string;
+                                menge: string;
+                                vorlaeufig: boolean;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -4802,7 +5244,98 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: number;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            zeitraumVon: string;
+                            zeitraumBis: string;
+                            /** @enum {string} */
+                            status: "offen" | "geschlossen";
+                            einheit: string;
+                            version: number;
+                            verteilt: boolean;
+                            verteiltAm: string | null;
+                            geschlossenAm: string | null;
+                            kommentar: string | null;
+                            mengeGesamt: string | null;
+                            bioMenge: string | null;
+                            biogehalt: string | null;
+                            restBioMenge: string | null;
+                            zugeordnet: string | null;
+                            thgMinderungT: string | null;
+                            positionen: {
+                                id: number;
+                                partnerNr: string;
+                                partnerName: string;
+                                prioritaet: number;
+                                biogehalt: string | null;
+                                bioMenge: string | null;
+                                /** @enum {string} */
+                                status: "offen" | "geschlossen";
+                                zugeordnet: string;
+                            }[];
+                            zuordnungen: {
+                                nr: number;
+                                positionId: number;
+                                ablieferungNr: string;
+                                lieferdatum: string | null;
+                                partnerNr: string;
+                                nachweisNr: string;
+                                menge: string;
+                                thg: string | null;
+                                thgMinderungT: string | null;
+                                vorlaeufig: boolean;
+                                begruendung: string;
+                                nachweisbescheinigungNr: string | null;
+                            }[];
+                            nichtGedeckt: {
+                                ablieferungNr: string;
+                                positionId: number;
+                                offen: string;
+                            }[];
+                            nachweise: {
+                                nachweisNr: string;
+                                menge: string;
+                                vorlaeufig: boolean;
+                            }[];
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        /** @constant */
+                        vorschau: true;
+                        data: {
+                            einheit: string;
+                            mengeGesamt: string;
+                            bioMenge: string;
+                            zugeordnet: string;
+                            restBioMenge: string;
+                            biogehalt: string | null;
+                            thgMinderungT: string;
+                            zuordnungen: {
+                                positionId: number;
+                                ablieferungNr: string;
+                                lieferdatum: string | null;
+                                nachweisNr: string;
+                                menge: string;
+                                thg: string;
+                                thgMinderungT: string;
+                                vorlaeufig: boolean;
+                                begruendung: string;
+                            }[];
+                            nichtGedeckt: {
+                                ablieferungNr: string;
+                                positionId: number;
+                                offen: string;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -4849,7 +5382,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: number;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            zeitraumVon: string;
+                            zeitraumBis: string;
+                            /** @enum {string} */
+                            status: "offen" | "geschlossen";
+                            einheit: string;
+                            version: number;
+                            verteilt: boolean;
+                            verteiltAm: string | null;
+                            geschlossenAm: string | null;
+                            kommentar: string | null;
+                            mengeGesamt: string | null;
+                            bioMenge: string | null;
+                            biogehalt: string | null;
+                            restBioMenge: string | null;
+                            zugeordnet: string | null;
+                            thgMinderungT: string | null;
+                            positionen: {
+                                id: number;
+                                partnerNr: string;
+                                partnerName: string;
+                                prioritaet: number;
+                                biogehalt: string | null;
+                                bioMenge: string | null;
+                                /** @enum {string} */
+                                status: "offen" | "geschlossen";
+                                zugeordnet: string;
+                            }[];
+                            zuordnungen: {
+                                nr: number;
+                                positionId: number;
+                                ablieferungNr: string;
+                                lieferdatum: string | null;
+                                partnerNr: string;
+                                nachweisNr: string;
+                                menge: string;
+                                thg: string | null;
+                                thgMinderungT: string | null;
+                                vorlaeufig: boolean;
+                                begruendung: string;
+                                nachweisbescheinigungNr: string | null;
+                            }[];
+                            nichtGedeckt: {
+                                ablieferungNr: string;
+                                positionId: number;
+                                offen: string;
+                            }[];
+                            nachweise: {
+                                nachweisNr: string;
+                                menge: string;
+                                vorlaeufig: boolean;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -5309,7 +5903,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        standortNr: string;
+                        stand: string;
+                        einstellungen: {
+                            reichweiteTage: number;
+                            verbrauchTage: number;
+                        };
+                        standorte: {
+                            nr: string;
+                            name: string;
+                        }[];
+                        tanks: {
+                            standortNr: string;
+                            produktNr: string;
+                            produktName: string;
+                            bestandDatum: string | null;
+                            volumen: string | null;
+                            fuellstand: string | null;
+                            bioAnteil: string;
+                            bioMenge: string | null;
+                            gedeckt: string;
+                            gedecktProzent: string | null;
+                            verbrauchProTag: string;
+                            reichweiteTage: number | null;
+                            aktiveEinlieferungNr: string | null;
+                            nachfolger: boolean;
+                            /** @enum {string} */
+                            ampel: "keine_lieferungen" | "keine_aktive_lieferung" | "vorlaeufiges_zertifikat" | "ausreichend" | "ausreichend_mit_nachfolger" | "niedrig_mit_nachfolger" | "niedrig_ohne_nachfolger";
+                            ampelText: string;
+                            /** @enum {string} */
+                            ampelFarbe: "gruen" | "gelb" | "rot" | "grau" | "blau";
+                            ampelIcon: string;
+                        }[];
+                        letzteLieferungen: {
+                            /** @enum {string} */
+                            art: "ein" | "ab";
+                            nr: string;
+                            datum: string;
+                            partnerNr: string;
+                            partnerName: string | null;
+                            produktNr: string;
+                            produktName: string | null;
+                            menge: string;
+                            /** @enum {string} */
+                            einheit: "L" | "kg";
+                            /** @enum {string} */
+                            status: "open" | "inProgress" | "completed" | "locked";
+                            zertifikatStatus: ("keine" | "ohne_endgueltige" | "mit_endgueltigen") | null;
+                            verknuepfungStatus: ("nicht_verknuepft" | "vorlaeufig" | "endgueltig") | null;
+                            href: string;
+                        }[];
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -5343,7 +5988,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        standortNr: string;
+                        stand: string;
+                        von: string;
+                        bis: string;
+                        produkte: {
+                            produktNr: string;
+                            produktName: string;
+                            menge: string;
+                            bioMenge: string;
+                            anzahl: {
+                                keine: number;
+                                ohne_endgueltige: number;
+                                mit_endgueltigen: number;
+                            };
+                            ablieferungen: {
+                                nr: string;
+                                datum: string;
+                                partnerName: string | null;
+                                menge: string;
+                                /** @enum {string} */
+                                einheit: "L" | "kg";
+                                bioMenge: string;
+                                /** @enum {string} */
+                                zertifikatStatus: "keine" | "ohne_endgueltige" | "mit_endgueltigen";
+                                href: string;
+                            }[];
+                        }[];
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -5378,7 +6051,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        standortNr: string;
+                        produktNr: string;
+                        produktName: string;
+                        bioMenge: string | null;
+                        anteile: {
+                            einlieferungNr: string;
+                            datum: string;
+                            partnerName: string | null;
+                            bioMenge: string;
+                            anteil: string;
+                            abholungNr: string | null;
+                            href: string;
+                            verfolgungHref: string;
+                            nachweise: {
+                                nr: string;
+                                rest: string;
+                                /** @enum {string} */
+                                einheit: "L" | "kg";
+                                vorlaeufig: boolean;
+                                thg: string | null;
+                                href: string;
+                            }[];
+                        }[];
+                        ohneHerkunft: string;
+                        summe: string;
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -6224,7 +6923,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        zugeordnet: {
+                            nachweisNr: string;
+                            nachweisbescheinigungNr: string;
+                            volumen: string;
+                            /** @enum {string} */
+                            einheit: "L" | "kg";
+                            anteil: string | null;
+                            vorlaeufig: boolean;
+                            thg: string | null;
+                            einsparung: string | null;
+                        }[];
+                        verfuegbar: {
+                            nachweisNr: string;
+                            mengeVerbleibend: string;
+                            /** @enum {string} */
+                            einheit: "L" | "kg";
+                            lieferungVon: string | null;
+                            thg: string | null;
+                            einsparung: string | null;
+                            vorlaeufig: boolean;
+                            vorschlag: string;
+                        }[];
+                        bioMenge: string;
+                        gedeckt: string;
+                        offen: string;
+                        /** @enum {string} */
+                        einheit: "L" | "kg";
+                        /** @enum {string} */
+                        zertifikatStatus: "keine" | "ohne_endgueltige" | "mit_endgueltigen";
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -6267,7 +6996,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            nachweisNr: string;
+                            nachweisbescheinigungNr: string;
+                            volumen: string;
+                            /** @enum {string} */
+                            einheit: "L" | "kg";
+                            anteil: string | null;
+                            vorlaeufig: boolean;
+                            thg: string | null;
+                            einsparung: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -6305,7 +7048,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            nachweisNr: string;
+                            nachweisbescheinigungNr: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -11513,7 +12263,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            art: "ablieferung" | "einlieferung";
+                            nr: string;
+                            datum: string;
+                            partnerNr: string;
+                            partnerName: string;
+                            standortNr: string;
+                            standortName: string;
+                            produktNr: string;
+                            produktName: string;
+                            produktgruppe: string;
+                            menge: string;
+                            mengeExakt: string;
+                            einheit: string;
+                            biogehalt: string | null;
+                            /** @enum {string} */
+                            status: "open" | "inProgress" | "completed" | "locked";
+                            storniert: boolean;
+                        }[];
+                        total: number;
+                        totalExact?: boolean;
+                        page: number;
+                        pageSize: number;
+                    };
                     "text/csv": string;
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     "application/pdf": string;

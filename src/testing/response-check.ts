@@ -80,11 +80,18 @@ export function installResponseCheck(app: Express, i18n: I18n): void {
     return (d.components as { responses: Record<string, JsonSchema> }).responses[name] as { content?: Record<string, { schema?: JsonSchema }> };
   };
 
-  const resolveRefs = (schema: JsonSchema, d: OpenApiDocument): JsonSchema =>
+  // The document's named schemas, given to ajv once as the $defs of a schema of their own, so a reference to one
+  // resolves at any depth, also a schema that refers to itself (the trace's tree of nodes).
+  const DEFS = 'urn:portal:api-schemas';
+  const toDefs = (schema: unknown): JsonSchema =>
     JSON.parse(JSON.stringify(schema), (_k, v) =>
       v && typeof v === 'object' && typeof v.$ref === 'string' && v.$ref.startsWith('#/components/schemas/')
-        ? (d.components as { schemas: Record<string, JsonSchema> }).schemas[v.$ref.split('/').pop()!]
+        ? { ...v, $ref: `${DEFS}#/$defs/${v.$ref.split('/').pop()}` }
         : v);
+  const resolveRefs = (schema: JsonSchema, d: OpenApiDocument): JsonSchema => {
+    if (!ajv.getSchema(DEFS)) ajv.addSchema({ $id: DEFS, $defs: toDefs((d.components as { schemas: Record<string, JsonSchema> }).schemas) });
+    return toDefs(schema);
+  };
 
   function check(req: Request, res: Response, body: string | undefined, pattern: string | null): void {
     const url = req.originalUrl;

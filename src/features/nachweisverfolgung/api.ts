@@ -14,7 +14,7 @@ import { verfolgungListe } from './list.js';
 import { ARTEN } from './repo.js';
 import { detailAnfrage } from './schema.js';
 import { z } from 'zod';
-import { documentApi } from '../api-docs/registry.js';
+import { documentApi, nameSchema } from '../api-docs/registry.js';
 
 /** A row of GET /api/nachweisverfolgung (list.ts, toRow): decimals as exact strings. */
 const VerfolgungZeile = z.object({
@@ -23,14 +23,64 @@ const VerfolgungZeile = z.object({
   biogehalt: z.string().nullable(), status: z.enum(LIEFERSTATUS), storniert: z.boolean(),
 }).strict();
 
-// The trace is not yet described field by field (null: see api-docs.test.ts): it is a tree (trace.ts, Knoten with
-// `kinder` of any node kind, cut only at MAX_TIEFE/MAX_KNOTEN), so its schema is recursive, and no form of a
-// recursive schema passes all three readers of the description today: a named component that refers to itself
-// is inlined one level only by the response check (src/testing/response-check.ts, resolveRefs), and `$defs`
-// below a `$id` is refused by openapi-typescript.
+// The trace: a tree (trace.ts) whose nodes of five kinds carry `kinder` of any kind, cut only at MAX_TIEFE and
+// MAX_KNOTEN, so its node schema is a named component that refers to itself.
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const text = { type: 'string' };
+const textOrNull = { type: ['string', 'null'] };
+const node = (typ: unknown, props: Record<string, unknown>, required: string[], optional: Record<string, unknown> = {}) => ({
+  type: 'object',
+  properties: { typ, ...props, ...optional, anteil: { anyOf: [ref('NachweisverfolgungAnteil'), { type: 'null' }] }, kinder: { type: 'array', items: ref('NachweisverfolgungKnoten') } },
+  required: ['typ', ...required, 'anteil', 'kinder'],
+  additionalProperties: false,
+});
+const lieferung = node({ enum: [...ARTEN] }, {
+  nr: text, datum: text, status: text, storniert: { type: 'boolean' }, menge: text, einheit: text, biogehalt: textOrNull, produktgruppe: text,
+  partnerNr: text, partnerName: textOrNull, standortNr: text, standortName: textOrNull, produktNr: text, produktName: textOrNull,
+  abholungNr: textOrNull, bioMenge: textOrNull,
+}, ['nr', 'datum', 'status', 'storniert', 'menge', 'einheit', 'biogehalt', 'produktgruppe', 'partnerNr', 'partnerName', 'standortNr', 'standortName', 'produktNr', 'produktName', 'abholungNr', 'bioMenge'],
+{ zugeordnet: text, zertifikatStatus: text });
+nameSchema('NachweisverfolgungAnteil', {
+  type: 'object', properties: { menge: text, einheit: text, prozent: textOrNull, von: { enum: ['bioMenge', 'nachweis', 'abholung', 'bescheinigung'] }, nr: text },
+  required: ['menge', 'einheit', 'prozent', 'von', 'nr'], additionalProperties: false,
+});
+nameSchema('NachweisverfolgungKnoten', {
+  anyOf: [
+    lieferung,
+    node({ const: 'abholung' }, { nr: text, lieferdatum: text, lieferstelleNr: text, lieferant: textOrNull, produktgruppe: text, kraftstoffmenge: text, einheit: text, eingeliefert: text },
+      ['nr', 'lieferdatum', 'lieferstelleNr', 'lieferant', 'produktgruppe', 'kraftstoffmenge', 'einheit', 'eingeliefert']),
+    node({ const: 'nachweis' }, {
+      nr: text, teilVon: textOrNull, standortNr: text, produktgruppe: text, rohstoff: textOrNull, menge: text, mengeVerbleibend: text, verwendet: text, einheit: text,
+      thg: textOrNull, einsparung: textOrNull, vorlaeufig: { type: 'boolean' }, storniert: { type: 'boolean' }, zeitraumBis: textOrNull, ablauf: textOrNull,
+      lieferant: textOrNull, lieferantZertifikatNr: textOrNull, status: text,
+    }, ['nr', 'teilVon', 'standortNr', 'produktgruppe', 'rohstoff', 'menge', 'mengeVerbleibend', 'verwendet', 'einheit', 'thg', 'einsparung', 'vorlaeufig', 'storniert', 'zeitraumBis', 'ablauf', 'lieferant', 'lieferantZertifikatNr', 'status'],
+    { verteilt: text }),
+    node({ const: 'nachweisbescheinigung' }, {
+      nr: text, nachweisNr: text, teilVon: textOrNull, ablieferungNr: textOrNull, standortNr: text, lieferdatum: text, volumen: text, volumenVerbleibend: text, einheit: text, thg: textOrNull, status: text,
+    }, ['nr', 'nachweisNr', 'teilVon', 'ablieferungNr', 'standortNr', 'lieferdatum', 'volumen', 'volumenVerbleibend', 'einheit', 'thg', 'status']),
+    node({ const: 'lieferantenzertifikat' }, { nr: textOrNull, lieferant: textOrNull }, ['nr', 'lieferant']),
+  ],
+});
+const Verfolgung = {
+  type: 'object',
+  properties: {
+    data: {
+      type: 'object',
+      properties: {
+        art: { enum: [...ARTEN] }, nr: text, richtung: { enum: ['rueckwaerts', 'vorwaerts'] }, nachweiseVorhanden: { type: 'boolean' },
+        grund: { enum: ['keine_zuordnung', 'keine_abholung', 'abholung_ohne_nachweise', null] }, hinweise: { type: 'array', items: { enum: ['gekappt', 'ausgeblendet'] } },
+        knoten: ref('NachweisverfolgungKnoten'),
+      },
+      required: ['art', 'nr', 'richtung', 'nachweiseVorhanden', 'grund', 'hinweise', 'knoten'],
+      additionalProperties: false,
+    },
+  },
+  required: ['data'],
+  additionalProperties: false,
+};
 documentApi({
   method: 'get', path: '/nachweisverfolgung/:nr', tag: 'nachweisverfolgung', summary: 'nachweisverfolgung.read',
-  query: z.object({ art: z.enum(['einlieferung', 'ablieferung']).optional() }), ok: { 200: null }, errors: [409],
+  query: z.object({ art: z.enum(['einlieferung', 'ablieferung']).optional() }), ok: { 200: Verfolgung }, errors: [409],
 });
 import { oeffne } from './service.js';
 import { heuteInDeutschland } from './trace.js';

@@ -2107,6 +2107,98 @@ export interface components {
                 index?: number;
             }[];
         };
+        NachweisverfolgungAnteil: {
+            menge: string;
+            einheit: string;
+            prozent: string | null;
+            /** @enum {unknown} */
+            von: "bioMenge" | "nachweis" | "abholung" | "bescheinigung";
+            nr: string;
+        };
+        NachweisverfolgungKnoten: {
+            /** @enum {unknown} */
+            typ: "ablieferung" | "einlieferung";
+            nr: string;
+            datum: string;
+            status: string;
+            storniert: boolean;
+            menge: string;
+            einheit: string;
+            biogehalt: string | null;
+            produktgruppe: string;
+            partnerNr: string;
+            partnerName: string | null;
+            standortNr: string;
+            standortName: string | null;
+            produktNr: string;
+            produktName: string | null;
+            abholungNr: string | null;
+            bioMenge: string | null;
+            zugeordnet?: string;
+            zertifikatStatus?: string;
+            anteil: components["schemas"]["NachweisverfolgungAnteil"] | null;
+            kinder: components["schemas"]["NachweisverfolgungKnoten"][];
+        } | {
+            /** @constant */
+            typ: "abholung";
+            nr: string;
+            lieferdatum: string;
+            lieferstelleNr: string;
+            lieferant: string | null;
+            produktgruppe: string;
+            kraftstoffmenge: string;
+            einheit: string;
+            eingeliefert: string;
+            anteil: components["schemas"]["NachweisverfolgungAnteil"] | null;
+            kinder: components["schemas"]["NachweisverfolgungKnoten"][];
+        } | {
+            /** @constant */
+            typ: "nachweis";
+            nr: string;
+            teilVon: string | null;
+            standortNr: string;
+            produktgruppe: string;
+            rohstoff: string | null;
+            menge: string;
+            mengeVerbleibend: string;
+            verwendet: string;
+            einheit: string;
+            thg: string | null;
+            einsparung: string | null;
+            vorlaeufig: boolean;
+            storniert: boolean;
+            zeitraumBis: string | null;
+            ablauf: string | null;
+            lieferant: string | null;
+            lieferantZertifikatNr: string | null;
+            status: string;
+            verteilt?: string;
+            anteil: components["schemas"]["NachweisverfolgungAnteil"] | null;
+            kinder: components["schemas"]["NachweisverfolgungKnoten"][];
+        } | {
+            /** @constant */
+            typ: "nachweisbescheinigung";
+            nr: string;
+            nachweisNr: string;
+            teilVon: string | null;
+            ablieferungNr: string | null;
+            standortNr: string;
+            lieferdatum: string;
+            volumen: string;
+            volumenVerbleibend: string;
+            einheit: string;
+            thg: string | null;
+            status: string;
+            anteil: components["schemas"]["NachweisverfolgungAnteil"] | null;
+            kinder: components["schemas"]["NachweisverfolgungKnoten"][];
+        } | {
+            /** @constant */
+            typ: "lieferantenzertifikat";
+            nr: string | null;
+            lieferant: string | null;
+            anteil: components["schemas"]["NachweisverfolgungAnteil"] | null;
+            kinder: components["schemas"]["NachweisverfolgungKnoten"][];
+        };
         tauschpartner: {
             nr: string;
             version: number;
@@ -4337,7 +4429,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @enum {unknown} */
+                            art: "ablieferung" | "einlieferung";
+                            nr: string;
+                            /** @enum {unknown} */
+                            richtung: "rueckwaerts" | "vorwaerts";
+                            nachweiseVorhanden: boolean;
+                            /** @enum {unknown} */
+                            grund: "keine_zuordnung" | "keine_abholung" | "abholung_ohne_nachweise" | null;
+                            hinweise: ("gekappt" | "ausgeblendet")[];
+                            knoten: components["schemas"]["NachweisverfolgungKnoten"];
+                        };
+                    };
                 };
             };
             400: components["responses"]["E400"];

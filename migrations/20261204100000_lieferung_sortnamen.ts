@@ -1,3 +1,5 @@
+// Adds no table: three sort columns, a trigger and indexes on einlieferungen and ablieferungen, which are already
+// under row-level security (their tenant policy applies to the new columns as to every other).
 // Deliveries sort by the names of their partner, location and product (issue 20), from an index like every
 // other sort of the lists (src/features/bewegungsdaten/list-plans.test.ts). A delivery refers to one version
 // of each, and a version never changes, so the name it sorts by is fixed when the delivery is written: a

@@ -1,7 +1,6 @@
 // res.page(view, locals): renders a view, then the layout around it, with everything the shell needs.
 // Flash messages travel in a short-lived cookie (works for anonymous visitors too, costs no database write).
 import path from 'node:path';
-import ejs from 'ejs';
 import type { Request, RequestHandler, Response } from 'express';
 import type { i18n } from 'i18next';
 import { DEFAULT_SETTINGS, fullName } from '../auth/current-user.js';
@@ -12,6 +11,7 @@ import type { Assets } from './assets.js';
 import { pathWithoutLang } from './language.js';
 import { sidebarFor } from './navigation.js';
 import { ROOT } from '../paths.js';
+import { Templates } from './templates.js';
 
 export const VIEWS_DIR = path.join(ROOT, 'views');
 const FLASH_COOKIE = 'flash';
@@ -45,6 +45,7 @@ export interface RenderOptions {
 }
 
 export function setUpRendering({ assets, cacheViews, i18n: i18nInstance, idleMs, countdownAfterMs }: RenderOptions): RequestHandler {
+  const templates = new Templates(VIEWS_DIR, { cache: cacheViews });
   return (req, res, next) => {
     const pending: Flash[] = [];
     res.flash = (type, key) => {
@@ -81,17 +82,12 @@ export function setUpRendering({ assets, cacheViews, i18n: i18nInstance, idleMs,
         itemsPerPage: defaultPageSize(user?.settings),
         ...locals,
       };
-      // rmWhitespace: the templates' indentation and blank lines are dropped when they compile (a fifth of a list page's
-      // bytes); a line break stays wherever there was one, so the page renders the same.
-      // unsafePrototypeLocals: a template works on the data it is given instead of a copy of it (the data is this
-      // request's own object, and includes still get a copy each): one copy of every local less per template.
-      const options = { cache: cacheViews, root: VIEWS_DIR, views: [VIEWS_DIR], rmWhitespace: true, unsafePrototypeLocals: true };
-      const body = await ejs.renderFile(path.join(VIEWS_DIR, `${view}.ejs`), data, options);
+      const body = templates.render(view, data);
       // `layout`: the shell with sidebar (signed in), `public` (header only: login, home), or a page's own frame
       // (a view path: the public THG display's, which carries nothing of the visitor so that it can be cached).
       const wanted = (locals as { layout?: string }).layout;
       const layout = wanted && wanted !== 'public' ? wanted : wanted === 'public' || !user ? 'public' : 'layout';
-      const html = await ejs.renderFile(path.join(VIEWS_DIR, `${layout}.ejs`), { ...data, body }, options);
+      const html = templates.render(layout, Object.assign(Object.create(data), { body }));
       // The page depends on the session, theme and sidebar cookies (it is no-store anyway: src/http/security.ts).
       res.vary('Cookie');
       res.type('html').send(html);

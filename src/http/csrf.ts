@@ -50,14 +50,12 @@ export function setUpCsrf(config: Config): RequestHandler[] {
     (req, res, next) => {
       const { doubleCsrfProtection } = req.secure ? secure : plain;
       if (!tokenInFirstPart(req)) return doubleCsrfProtection(req, res, next);
+      // Having read from the body, Node no longer drops what is left of it after the answer; a refused upload
+      // (or one posted to a route that reads no body) would leave the connection holding it. Drop it, as Node would.
+      res.once('finish', () => req.resume());
       void readFirstField(req, '_csrf').then((token) => {
         if (token !== undefined) firstPartTokens.set(req, token);
-        doubleCsrfProtection(req, res, (err?: unknown) => {
-          // Refused: the rest of the upload is read and dropped (as multer does on its errors), so the connection
-          // is not left holding an unread body.
-          if (err) req.resume();
-          next(err);
-        });
+        doubleCsrfProtection(req, res, next);
       });
     },
     (req, res, next) => {

@@ -34,3 +34,21 @@ export function setCookies(res: { headers: Record<string, unknown> }): string[] 
   const raw = res.headers['set-cookie'];
   return Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : [];
 }
+
+/**
+ * The page's multipart form as a browser posts it: its action (which must carry no token) and its CSRF token,
+ * which must be the form's first field, since the check reads it from the body's first part (src/http/first-field.ts).
+ */
+export function multipartForm(html: string): { action: string; csrf: string } {
+  const open = /<form\b[^>]*\benctype="multipart\/form-data"[^>]*>/.exec(html);
+  if (!open) throw new Error('no multipart form in page');
+  const action = /\baction="([^"]*)"/.exec(open[0])![1].replace(/&amp;/g, '&');
+  if (/_csrf/.test(action)) throw new Error(`the form's action carries the CSRF token: ${action}`);
+  const first = /<(?:input|select|textarea|button)\b[^>]*>/.exec(html.slice(open.index + open[0].length))?.[0] ?? '';
+  const csrf = /^<input type="hidden" name="_csrf" value="([^"]+)">$/.exec(first)?.[1];
+  if (!csrf) throw new Error(`the form's first field is not the CSRF token: ${first}`);
+  return { action, csrf };
+}
+
+/** Starts the post of a multipart form as a browser sends it: the CSRF token first; fields and files follow. */
+export const postMultipart = (agent: Agent, form: { action: string; csrf: string }) => agent.post(form.action).field('_csrf', form.csrf);

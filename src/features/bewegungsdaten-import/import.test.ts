@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zertifikatEingabe } from '../../testing/factories.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { createUserWithRoles } from '../../testing/users.js';
-import { signIn } from '../../testing/session.js';
+import { multipartForm, postMultipart, signIn } from '../../testing/session.js';
 import { defaultCode, exampleCsv } from './defaults.js';
 
 let t: TestApp;
@@ -368,7 +368,6 @@ describe('permissions', () => {
 });
 
 describe('the pages without script', () => {
-  const actionOf = (html: string) => html.match(/action="(\/de\/bewegungsdaten\/import\?_csrf=[^"]+)"/)![1].replace(/&amp;/g, '&');
   const csrfOf = (html: string) => html.match(/name="_csrf" value="([^"]+)"/)![1];
 
   it('upload with the code as typed, see the rows as they would be stored, confirm, see the result', async () => {
@@ -376,7 +375,7 @@ describe('the pages without script', () => {
     const page = await agent.get('/de/bewegungsdaten/import?typ=ablieferungen');
     expect(page.text).toContain('uomMenge');
     const file = Buffer.from(exampleCsv('ablieferungen').replace(/AL-2025/g, 'AP-2025'));
-    const posted = await agent.post(actionOf(page.text)).field('typ', 'ablieferungen').field('code', defaultCode('ablieferungen', 'de', [])).attach('file', file, 'ablieferungen.csv');
+    const posted = await postMultipart(agent, multipartForm(page.text)).field('typ', 'ablieferungen').field('code', defaultCode('ablieferungen', 'de', [])).attach('file', file, 'ablieferungen.csv');
     expect(posted.status, posted.text.slice(0, 500)).toBe(302);
     const preview = await agent.get(posted.headers.location);
     expect(preview.text).toContain('Import Ablieferungen: Vorschau');
@@ -393,12 +392,12 @@ describe('the pages without script', () => {
   it('shows code errors by line and missing columns on the upload page (400), and saves a code through the form', async () => {
     const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
     const page = await agent.get('/de/bewegungsdaten/import');
-    const faulty = await agent.post(actionOf(page.text)).field('typ', 'einlieferungen').field('code', 'nr = Spalte "Lieferschein"\nentladedatum = Spalte "Datum" | datum TT.QQ').attach('file', example(), 'x.csv');
+    const faulty = await postMultipart(agent, multipartForm(page.text)).field('typ', 'einlieferungen').field('code', 'nr = Spalte "Lieferschein"\nentladedatum = Spalte "Datum" | datum TT.QQ').attach('file', example(), 'x.csv');
     expect(faulty.status).toBe(400);
     expect(faulty.text).toContain('Der Import-Code enthält Fehler.');
     expect(faulty.text).toContain('Zeile 2: Ungültiges Datumsformat „TT.QQ“');
     expect(faulty.text).toContain('entladedatum = Spalte &#34;Datum&#34; | datum TT.QQ'); // the text as typed stays
-    const columns = await agent.post(actionOf(page.text)).field('typ', 'einlieferungen').field('code', CODE_DE).attach('file', csv(['Lieferschein;Datum', 'A;1']), 'x.csv');
+    const columns = await postMultipart(agent, multipartForm(page.text)).field('typ', 'einlieferungen').field('code', CODE_DE).attach('file', csv(['Lieferschein;Datum', 'A;1']), 'x.csv');
     expect(columns.status).toBe(400);
     expect(columns.text).toContain('Es fehlen: „Entladedatum“');
     expect(columns.text).toContain('Spalten der Datei: „Lieferschein“, „Datum“');

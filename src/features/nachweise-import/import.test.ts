@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.js';
-import { csrfFrom, signIn, type Agent } from '../../testing/session.js';
+import { csrfFrom, multipartForm, postMultipart, signIn, type Agent } from '../../testing/session.js';
 import { createUserWithRoles } from '../../testing/users.js';
 
 let t: TestApp;
@@ -62,11 +62,11 @@ const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#34;|&quo
 const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 const codes = (hinweise: unknown) => json<{ code: string }[]>(hinweise).map((h) => h.code).sort();
 
-/** The upload form's action (its CSRF token rides in the URL: the multipart body is read after the check). */
-async function uploadAction(agent: Agent, lang = 'de') {
+/** The upload form as a browser posts it: to its action (no token in it), the CSRF token its first field. */
+async function uploadForm(agent: Agent, lang = 'de') {
   const page = await agent.get(`/${lang}/bewegungsdaten/nachweise/import`);
   expect(page.status).toBe(200);
-  return page.text.match(/action="(\/[a-z]{2}\/bewegungsdaten\/nachweise\/import\?_csrf=[^"]+)"/)![1].replace(/&amp;/g, '&');
+  return multipartForm(page.text);
 }
 
 describe('Zertifikate importieren', () => {
@@ -129,7 +129,7 @@ describe('Zertifikate importieren', () => {
     expect(text(list.text)).toContain('Neu anlegen');
 
     const file = csv([zeile({ nr: 'T-IMP-GUT-1' }), zeile({ nr: 'T-IMP-GUT-2', standortNr: '1002', menge: '5000' })]);
-    const up = await agent.post(await uploadAction(agent)).attach('file', file, 'zertifikate.csv');
+    const up = await postMultipart(agent, await uploadForm(agent)).attach('file', file, 'zertifikate.csv');
     expect(up.status).toBe(302);
     expect(up.headers.location).toMatch(/^\/de\/bewegungsdaten\/nachweise\/import\/[0-9a-f-]{36}$/);
     const preview = await agent.get(up.headers.location);
@@ -176,7 +176,7 @@ describe('Zertifikate importieren', () => {
       zeile({ nr: 'T-IMP-SCHWELLE', eec: '', el: '', ep: '', etd: '', eu: '', esca: '', eccs: '', eccr: '', anlageInbetriebnahme: '01.01.2022', gesamtStandardwert: '32,91' }),
     ]);
     const agent = await signIn(t.app, 'ZIMPORT', PASSWORD);
-    const up = await agent.post(await uploadAction(agent)).attach('file', file, 'fehler.csv');
+    const up = await postMultipart(agent, await uploadForm(agent)).attach('file', file, 'fehler.csv');
     const preview = await agent.get(up.headers.location);
     const words = text(preview.text);
     expect(words).toContain('Zeile 3, Spalte „Ep – Verarbeitung“: Keine gültige Zahl (z. B. 12,5 oder 12.5)');
@@ -204,7 +204,7 @@ describe('Zertifikate importieren', () => {
       zeile({ nr: 'T-IMP-OHNE-HINWEIS' }),
     ]);
     const agent = await signIn(t.app, 'ZIMPORT', PASSWORD);
-    const up = await agent.post(await uploadAction(agent)).attach('file', file, 'hinweise.csv');
+    const up = await postMultipart(agent, await uploadForm(agent)).attach('file', file, 'hinweise.csv');
     const preview = await agent.get(up.headers.location);
     const words = text(preview.text);
     expect(words).toContain('2 Zeilen mit Hinweisen');

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { createUserWithRoles } from '../../testing/users.js';
-import { csrfFrom, signIn, type Agent } from '../../testing/session.js';
+import { csrfFrom, multipartForm, postMultipart, signIn, type Agent } from '../../testing/session.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -38,11 +38,11 @@ async function commitApi(token: string, entity = 'standorte', headers?: Record<s
 const count = async (table: string, where: Record<string, unknown> = {}) =>
   Number((await t.db.knex(table).where({ mandant: 'DEMO', ...where }).count<{ c: string }[]>({ c: '*' }).first())!.c);
 
-/** The upload form's action (its CSRF token rides in the URL: the multipart body is read after the check). */
-async function uploadAction(agent: Agent, lang = 'de') {
+/** The upload form as a browser posts it: to its action (no token in it), the CSRF token its first field. */
+async function uploadForm(agent: Agent, lang = 'de') {
   const page = await agent.get(`/${lang}/stammdaten/import`);
   expect(page.status).toBe(200);
-  return page.text.match(/action="(\/[a-z]{2}\/stammdaten\/import\?_csrf=[^"]+)"/)![1].replace(/&amp;/g, '&');
+  return multipartForm(page.text);
 }
 
 const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#34;|&quot;/g, '"').replace(/&#39;/g, "'").replace(/\s+/g, ' ');
@@ -59,7 +59,7 @@ describe('Stammdaten-Import', () => {
       'a b|Falsche Nummer||',
     ]);
     const versionsBefore = await count('standorte_versionen');
-    const up = await agent.post(await uploadAction(agent)).field('entity', 'standorte').attach('file', file, 'fehler.csv');
+    const up = await postMultipart(agent, await uploadForm(agent)).field('entity', 'standorte').attach('file', file, 'fehler.csv');
     expect(up.status).toBe(302);
     const preview = await agent.get(up.headers.location);
     const words = text(preview.text);
@@ -98,7 +98,7 @@ describe('Stammdaten-Import', () => {
       '1003|Tankstelle Bremen-Vegesack|Weserstraße|141|28757|Bremen|HB|nein',
     ]);
     const versions1003 = await count('standorte_versionen', { nr: '1003' });
-    const up = await agent.post(await uploadAction(agent)).field('entity', 'standorte').attach('file', file, 'standorte.csv');
+    const up = await postMultipart(agent, await uploadForm(agent)).field('entity', 'standorte').attach('file', file, 'standorte.csv');
     const preview = await agent.get(up.headers.location);
     const words = text(preview.text);
     expect(words).toContain('Name: Depot Hannover-Linden → Depot Hannover-Linden Süd');
@@ -171,18 +171,18 @@ describe('Stammdaten-Import', () => {
 
     // The page names the wrong columns and what it expects, and keeps the user on the upload form.
     const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
-    const page = await agent.post(await uploadAction(agent)).field('entity', 'standorte').attach('file', csv(['Nr|Nme', '1|x']), 'falsch.csv');
+    const page = await postMultipart(agent, await uploadForm(agent)).field('entity', 'standorte').attach('file', csv(['Nr|Nme', '1|x']), 'falsch.csv');
     expect(page.status).toBe(400);
     const words = text(page.text);
     expect(words).toContain('„Nme“: unbekannte Spalte');
     expect(words).toContain('„Name“: Pflichtspalte fehlt');
     expect(words).toContain('Erwartete Spalten: Nummer, Name, Kennzeichen, Straße');
-    const large = await agent.post(await uploadAction(agent)).field('entity', 'standorte').attach('file', big, 'gross.csv');
+    const large = await postMultipart(agent, await uploadForm(agent)).field('entity', 'standorte').attach('file', big, 'gross.csv');
     expect(large.status).toBe(413);
     expect(text(large.text)).toContain('Die Datei ist größer als 10 MB.');
-    const english = await agent.post(await uploadAction(agent, 'en')).field('entity', 'standorte').attach('file', csv(['Number|Nme', '1|x']), 'wrong.csv');
+    const english = await postMultipart(agent, await uploadForm(agent, 'en')).field('entity', 'standorte').attach('file', csv(['Number|Nme', '1|x']), 'wrong.csv');
     expect(text(english.text)).toContain('The column headers do not match Locations. “Nme”: unknown column');
-    const none = await agent.post(await uploadAction(agent)).field('entity', 'standorte');
+    const none = await postMultipart(agent, await uploadForm(agent)).field('entity', 'standorte');
     expect(text(none.text)).toContain('Bitte wählen Sie eine Datei aus.');
     expect(await count('import_staging')).toBe(staged);
   });
@@ -212,7 +212,7 @@ describe('Stammdaten-Import', () => {
     const page = await agent.get('/de/stammdaten/import');
     expect(page.text).toContain('value="produkte"');
     expect(page.text).not.toContain('value="standorte"');
-    const post = await agent.post(await uploadAction(agent)).field('entity', 'standorte').attach('file', csv(['Nummer|Name', '8001|x']), 'a.csv');
+    const post = await postMultipart(agent, await uploadForm(agent)).field('entity', 'standorte').attach('file', csv(['Nummer|Name', '8001|x']), 'a.csv');
     expect(post.headers.location).toBe('/de/stammdaten/import');
     expect(await count('standorte', { nr: '8001' })).toBe(0);
     const leser = await signIn(t.app, 'LESER', 'Leser12345');

@@ -3,7 +3,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.js';
-import { csrfFrom, signIn } from '../../testing/session.js';
+import { csrfFrom, multipartForm, postMultipart, signIn } from '../../testing/session.js';
 
 let t: TestApp;
 let admin: Record<string, string>;
@@ -21,14 +21,14 @@ const partner = (nr: string) => ({
 const fileCount = async () => Number((await t.db.knex('dateien').count({ n: '*' }))[0].n);
 const stored = (nr: string) => t.db.knex('tauschpartner').where({ mandant: 'DEMO', nr }).first('version', 'vertrag_datei');
 
-/** Posts the partner's form as a browser does with a file chosen: multipart, the CSRF token in the URL. */
+/** Posts the partner's form as a browser does with a file chosen: multipart, the CSRF token its first field. */
 async function postForm(nr: string, file: { content: Buffer; name: string } | null) {
   const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
   const page = await agent.get(`/de/stammdaten/tauschpartner/${nr}/bearbeiten`);
-  const form = page.text.match(/<form method="post" action="([^"]+)"[^>]*enctype="multipart\/form-data"/);
-  expect(form, 'the form is multipart').toBeTruthy();
+  const form = multipartForm(page.text);
+  expect(form.action).toBe(`/de/stammdaten/tauschpartner/${nr}`);
   const version = (await stored(nr)).version;
-  const post = agent.post(form![1].replace(/&amp;/g, '&'));
+  const post = postMultipart(agent, form);
   for (const [k, v] of Object.entries({ ...partner(nr), version: String(version) })) post.field(k, v);
   if (file) post.attach('vertragDatei', file.content, file.name);
   return { agent, res: await post, csrf: csrfFrom(page.text) };

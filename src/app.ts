@@ -61,7 +61,7 @@ import { loadAssets, serveStatic } from './http/assets.js';
 import { createPassport, setUpAuthentication } from './http/auth.js';
 import { setUpCsrf } from './http/csrf.js';
 import { badRequest, errorHandler, notFound, notFoundHandler } from './http/errors.js';
-import { isLang, setUpI18n } from './http/i18n.js';
+import { isLang, setUpI18n, useLanguage } from './http/i18n.js';
 import { languageRedirects } from './http/language.js';
 import { setUpRendering } from './http/render.js';
 import { setUpWebSecurity } from './http/security.js';
@@ -197,7 +197,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   pages.use((req, res, next) => {
     if (!isLang(req.params.lang)) return next('router');
     res.locals.lang = req.params.lang;
-    void req.i18n.changeLanguage(req.params.lang);
+    if (req.language !== req.params.lang) useLanguage(req, res, req.params.lang);
     next();
   });
   pages.use(publicRoutes());

@@ -23,6 +23,14 @@ declare global {
   namespace Express {
     // passport's `req.user` is our CurrentUser.
     interface User extends CurrentUser {}
+    interface Request {
+      /** This request's language's i18next (src/http/i18n.ts): shared, never switched; see useLanguage. */
+      i18n: import('i18next').i18n;
+      /** Translates into this request's language. */
+      t: import('i18next').TFunction;
+      /** This request's language. */
+      language: Lang;
+    }
     interface Response {
       /** Renders a view inside the layout (see src/http/render.ts). */
       page(view: string, locals?: Record<string, unknown>): Promise<void>;

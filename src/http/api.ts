@@ -6,7 +6,7 @@ import { can, type Action, type Gate } from '../permissions/index.js';
 import type { AccountService } from '../auth/services.js';
 import { bearerToken, type TokenProblem, type TokenService } from '../auth/tokens.js';
 import { HttpError } from './errors.js';
-import { DEFAULT_LANG, requestedLanguage } from './i18n.js';
+import { DEFAULT_LANG, requestedLanguage, useLanguage } from './i18n.js';
 import { isPassiveCheck } from './session.js';
 
 declare module 'express-serve-static-core' {
@@ -57,9 +57,9 @@ export function apiAuthentication(accounts: AccountService, keys?: KeyAuthentica
  * sends no such header gets the user's setting. Runs after authentication, when the user is known.
  */
 export function apiLanguage(): RequestHandler {
-  return (req, _res, next) => {
+  return (req, res, next) => {
     const lang = requestedLanguage(req.headers['accept-language']) ?? req.user?.settings.language ?? DEFAULT_LANG;
-    if (req.i18n && req.i18n.language !== lang) void req.i18n.changeLanguage(lang);
+    if (req.language !== lang) useLanguage(req, res, lang);
     next();
   };
 }

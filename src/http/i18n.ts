@@ -1,11 +1,11 @@
-// Per-request i18n: i18next-http-middleware clones the instance per request, so one user's language never
-// leaks into another's. The language comes from the URL prefix (/de, /en); for /api from Accept-Language, else
-// the signed-in user's setting (apiLanguage in api.ts), else German.
+// Per-request i18n: one i18next instance per language, shared by the requests in that language (setUpI18n).
+// The language comes from the URL prefix (/de, /en); for /api from Accept-Language, else the signed-in user's
+// setting (apiLanguage in api.ts), else German.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RequestHandler } from 'express';
-import i18next, { type i18n, type Resource } from 'i18next';
-import { LanguageDetector, handle } from 'i18next-http-middleware';
+import type { Request, RequestHandler, Response } from 'express';
+import i18next, { type i18n, type Resource, type TFunction } from 'i18next';
+import { LanguageDetector } from 'i18next-http-middleware';
 import { ROOT } from '../paths.js';
 
 export const LANGUAGES = ['de', 'en'] as const;
@@ -74,32 +74,76 @@ export async function createI18n(): Promise<i18n> {
 /** Distinct keys remembered per language; beyond that (keys from a cookie, say) translations are not kept. */
 const MEMO_LIMIT = 5000;
 
+/** What a request in one language is given: that language's i18next and its translator. */
+interface LanguageContext {
+  lang: Lang;
+  i18n: i18n;
+  t: TFunction;
+}
+
+/** Each language's context, found from any of them (useLanguage switches between siblings). */
+const siblings = new WeakMap<i18n, Record<Lang, LanguageContext>>();
+
 /**
- * i18next per request, with `req.t(key)` remembered per language: a page translates a few hundred fixed keys
- * (navigation, labels, headers), and i18next resolves each anew every time (namespaces, fallbacks, nesting),
- * which was the largest single cost of rendering a page. Only calls without options are remembered; the
- * resources never change while the process runs.
+ * One i18next per language for the life of the process, and its translator with `t(key)` remembered: a page
+ * translates a few hundred fixed keys (navigation, labels, headers), and i18next resolves each anew every time
+ * (namespaces, fallbacks, nesting). Only calls without options are remembered; the resources never change while
+ * the process runs. The instances are never switched to another language (changeLanguage throws): a request
+ * that needs another language takes the other instance (useLanguage).
  */
-export function setUpI18n(instance: i18n): RequestHandler[] {
-  const memo = new Map<string, Map<string, string>>();
-  const remembered: RequestHandler = (req, res, next) => {
-    const t = req.t;
-    const perRequest = req.i18n;
-    const fast = ((key: unknown, options?: unknown) => {
-      if (options !== undefined || typeof key !== 'string') return (t as (k: unknown, o?: unknown) => unknown)(key, options);
-      const lng = perRequest.language;
-      let known = memo.get(lng);
-      if (!known) memo.set(lng, (known = new Map()));
+function languageContexts(root: i18n): Record<Lang, LanguageContext> {
+  const contexts = {} as Record<Lang, LanguageContext>;
+  for (const lang of LANGUAGES) {
+    const instance = root.cloneInstance({ lng: lang, initAsync: false });
+    void instance.changeLanguage(lang);
+    instance.changeLanguage = () => {
+      throw new Error('A language’s i18next is shared by all requests: use useLanguage(req, res, lang)');
+    };
+    const translate = instance.getFixedT(lang);
+    const known = new Map<string, string>();
+    const t = ((key: unknown, options?: unknown) => {
+      if (options !== undefined || typeof key !== 'string') return (translate as (k: unknown, o?: unknown) => unknown)(key, options);
       let value = known.get(key);
       if (value === undefined) {
-        value = String(t(key));
+        value = String(translate(key));
         if (known.size < MEMO_LIMIT) known.set(key, value);
       }
       return value;
-    }) as typeof t;
-    req.t = fast;
-    res.locals.t = fast;
+    }) as TFunction;
+    contexts[lang] = { lang, i18n: instance, t };
+    siblings.set(instance, contexts);
+  }
+  return contexts;
+}
+
+/** The request's language from here on: its translator (req.t, res.locals.t), req.i18n, req.language. */
+export function useLanguage(req: Request, res: Response, lang: Lang): void {
+  const context = siblings.get(req.i18n)?.[lang];
+  if (!context) throw new Error('useLanguage before setUpI18n');
+  apply(req, res, context);
+}
+
+function apply(req: Request, res: Response, { lang, i18n: instance, t }: LanguageContext): void {
+  req.i18n = instance;
+  req.t = t;
+  req.language = lang;
+  res.locals.t = t;
+  res.setHeader('Content-Language', lang);
+}
+
+/**
+ * Per-request i18n: the language of the URL's prefix (/de, /en), else of Accept-Language, else German, as
+ * i18next-http-middleware's detector finds it. The request gets that language's instance and translator, shared
+ * by all requests in the language (an instance never changes its language), so one user's language never leaks
+ * into another's and nothing is cloned per request (the middleware's `handle`, which clones the instance for
+ * every request, cost 5 % of a list page's CPU).
+ */
+export function setUpI18n(root: i18n): RequestHandler {
+  const contexts = languageContexts(root);
+  const detector = root.services.languageDetector as { detect(req: Request, res: Response): string | undefined };
+  return (req, res, next) => {
+    const detected = detector.detect(req, res)?.toLowerCase();
+    apply(req, res, contexts[isLang(detected) ? detected : DEFAULT_LANG]);
     next();
   };
-  return [handle(instance), remembered];
 }

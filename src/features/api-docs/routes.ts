@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import type { i18n, TFunction } from 'i18next';
-import { isLang, requestedLanguage, type Lang } from '../../http/i18n.js';
+import { isLang, requestedLanguage, useLanguage, type Lang } from '../../http/i18n.js';
 import { servedDocument, type OpenApiDocument } from './document.js';
 import { documentApis } from './registry.js';
 
@@ -50,7 +50,7 @@ export function apiDocsRoutes(i18n: i18n): Router {
   router.get('/docs', async (req, res) => {
     const lang = langOf(req);
     res.locals.lang = lang;
-    if (req.i18n && req.i18n.language !== lang) await req.i18n.changeLanguage(lang);
+    if (req.language !== lang) useLanguage(req, res, lang);
     const { doc, etag } = served(lang);
     const theme = req.cookies?.theme === 'dark' ? 'dark' : 'light';
     res.vary('Accept-Language');

@@ -16,7 +16,7 @@ import type { Clock } from '../../clock.js';
 import { formatter } from '../../http/format.js';
 import { httpErrorOf } from '../../http/errors.js';
 import { guardsFor } from '../../http/guards.js';
-import { isLang } from '../../http/i18n.js';
+import { isLang, useLanguage } from '../../http/i18n.js';
 import { actorOf, tenantScope } from '../../http/tenant.js';
 import { CACHE_CONTROL } from './api.js';
 import { ThgAnzeigeService, type Erwartet } from './service.js';
@@ -28,7 +28,7 @@ const THEMEN = { hell: 'light', dunkel: 'dark' } as const;
 const sprache: RequestHandler = (req, res, next) => {
   if (!isLang(req.params.lang)) return next('route');
   res.locals.lang = req.params.lang;
-  void req.i18n.changeLanguage(req.params.lang);
+  if (req.language !== req.params.lang) useLanguage(req, res, req.params.lang);
   next();
 };
 

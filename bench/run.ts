@@ -73,12 +73,14 @@ const log = (s: string) => console.log(`· ${s}`);
 interface Proc {
   child: ChildProcess;
   port: number;
+  /** The processes that serve: on PostgreSQL the cluster's workers (named in the start line), else the child. */
+  pids: number[];
   stop(): Promise<void>;
 }
 
 /**
- * Starts `node <args>` (so the pid is the server's own, for its memory) and waits for its port; TypeScript
- * entry points (the baselines) through tsx's loader.
+ * Starts `node <args>` (so the pid is the server's own, for its memory; on PostgreSQL its workers' pids are read
+ * from its start line) and waits for its port; TypeScript entry points (the baselines) through tsx's loader.
  */
 function startNode(script: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<Proc> {
   return new Promise((resolve, reject) => {
@@ -102,6 +104,7 @@ function startNode(script: string[], env: NodeJS.ProcessEnv, ready: RegExp): Pro
         resolve({
           child,
           port: Number(m[1]),
+          pids: out.match(/worker\(s\): ([\d, ]+)\)/)?.[1].split(', ').map(Number) ?? [child.pid!],
           stop: () =>
             new Promise((done) => {
               if (child.exitCode !== null) return done();
@@ -124,6 +127,8 @@ function startApp(start: ReturnType<typeof npmStartCommand>, db: BenchDb, secret
     SESSION_SECRET: secret,
     BENCH_COUNT_QUERIES: countQueries ? '1' : '0',
   };
+  // The counts are kept in the memory of the process that serves: one worker, so that one reading has them all.
+  if (countQueries) env.WEB_CONCURRENCY = '1';
   delete env.DATABASE_URL;
   delete env.PGLITE_DIR;
   if (db.kind === 'postgres') env.DATABASE_URL = db.url;
@@ -209,21 +214,25 @@ function procStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return m ? Number(m[1]) : 0;
 }
 
+/** The highest of the processes' values: the process that serves a request is the one whose memory grows. */
+const highestKb = (pids: number[], field: 'VmRSS' | 'VmHWM') => Math.max(...pids.map((pid) => procStatusKb(pid, field)));
+
 /**
  * One export of every row as a browser fetches it (compressed, where the format is compressible), with the
- * server's peak memory while it runs. An XLSX must end with the zip's end record: a whole file, not a cut one.
+ * server's peak memory while it runs (of the worker that serves it, on PostgreSQL). An XLSX must end with the
+ * zip's end record: a whole file, not a cut one.
  */
-async function measureExport(base: string, pid: number, cookie: string, format: ExportFormat): Promise<ExportMeasure> {
+async function measureExport(base: string, pids: number[], cookie: string, format: ExportFormat): Promise<ExportMeasure> {
   let hwmReset = true;
   try {
-    // Linux: writing 5 resets the peak resident set (VmHWM) of our own child process.
-    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    // Linux: writing 5 resets the peak resident set (VmHWM) of our own child process (and of its workers).
+    for (const pid of pids) writeFileSync(`/proc/${pid}/clear_refs`, '5');
   } catch {
     hwmReset = false;
   }
-  const rssBefore = procStatusKb(pid, 'VmRSS');
+  const rssBefore = highestKb(pids, 'VmRSS');
   let sampled = rssBefore;
-  const sampler = setInterval(() => (sampled = Math.max(sampled, procStatusKb(pid, 'VmRSS'))), 10);
+  const sampler = setInterval(() => (sampled = Math.max(sampled, highestKb(pids, 'VmRSS'))), 10);
   const started = performance.now();
   const result = await new Promise<{ first: number; bytes: number; tail: Buffer }>((resolve, reject) => {
     const req = http.get(`${base}/de/${LIST.page}?format=${format}`, { headers: { cookie, 'accept-encoding': 'gzip, deflate, br' } }, (res) => {
@@ -244,7 +253,7 @@ async function measureExport(base: string, pid: number, cookie: string, format: 
   const totalMs = performance.now() - started;
   clearInterval(sampler);
   if (format === 'xlsx' && result.tail.readUInt32LE(0) !== 0x06054b50) throw new Error('XLSX export did not end with the zip end record');
-  const peak = hwmReset ? Math.max(procStatusKb(pid, 'VmHWM'), sampled) : sampled;
+  const peak = hwmReset ? Math.max(highestKb(pids, 'VmHWM'), sampled) : sampled;
   return {
     rows: ROWS,
     bytesOnWire: result.bytes,
@@ -257,11 +266,11 @@ async function measureExport(base: string, pid: number, cookie: string, format: 
 }
 
 /** Three exports of a format, one after another on the same server. */
-async function measureExports(base: string, pid: number, cookie: string, format: ExportFormat, roundTrips?: number): Promise<ExportSummary> {
+async function measureExports(base: string, pids: number[], cookie: string, format: ExportFormat, roundTrips?: number): Promise<ExportSummary> {
   const runs: ExportMeasure[] = [];
   for (let i = 0; i < 3; i++) {
     log(`${format.toUpperCase()} export of all ${ROWS} rows (${i + 1}/3)`);
-    runs.push(await measureExport(base, pid, cookie, format));
+    runs.push(await measureExport(base, pids, cookie, format));
   }
   const byTime = [...runs].sort((a, b) => a.totalMs - b.totalMs);
   return {
@@ -423,7 +432,7 @@ async function main() {
         const auth = await signInBench(appBase, bench);
         // The CSV export of every row, three times, first: on a fresh server, so its peak memory is the
         // export's and not what argon2 left in the allocator during the login load.
-        csvSummary = await measureExports(appBase, app.child.pid!, auth.cookie, 'csv', csvRoundTrips?.max);
+        csvSummary = await measureExports(appBase, app.pids, auth.cookie, 'csv', csvRoundTrips?.max);
         for (const s of scenarios(bench, auth)) {
           log(`load: ${s.name} (${CONNECTIONS} connections, ${DURATION} s)`);
           if (s.on === 'app') {
@@ -540,7 +549,7 @@ async function exportsOnFreshServer(start: ReturnType<typeof npmStartCommand>, d
   try {
     const base = `http://127.0.0.1:${app.port}`;
     const auth = await signInBench(base, bench);
-    return await measureExports(base, app.child.pid!, auth.cookie, format);
+    return await measureExports(base, app.pids, auth.cookie, format);
   } finally {
     await app.stop();
   }

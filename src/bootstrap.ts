@@ -1,5 +1,6 @@
 // Builds everything the app needs from the configuration: database (migrated, seeded on the first embedded
 // start), i18n, the app itself.
+import type { Knex } from 'knex';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { createDatabase } from './db/knex.js';
@@ -8,13 +9,21 @@ import { assertTenantIsolation } from './db/rls.js';
 import { isEmpty, seedDemo } from './seeds/demo.js';
 import { createI18n } from './http/i18n.js';
 
-export async function bootstrap(config: Config, opts: { seedIfEmpty: boolean }) {
+/** Migrates, then checks that the database's tenant isolation is in force before anything is served (src/db/rls.ts). */
+export async function prepareDatabase(knex: Knex): Promise<void> {
+  await migrateLatest(knex);
+  await assertTenantIsolation(knex);
+}
+
+/**
+ * `prepared`: the database was migrated and checked already, by a cluster's primary before it forked the workers
+ * (src/cluster.ts), so that a start migrates once and not once per worker.
+ */
+export async function bootstrap(config: Config, opts: { seedIfEmpty: boolean; prepared?: boolean }) {
   const db = createDatabase(config.db);
   let seeded = false;
   try {
-    await migrateLatest(db.knex);
-    // The database's tenant isolation must be in force before anything is served (src/db/rls.ts).
-    await assertTenantIsolation(db.knex);
+    if (!opts.prepared) await prepareDatabase(db.knex);
     if (opts.seedIfEmpty && (await isEmpty(db.knex))) {
       await seedDemo(db.knex);
       seeded = true;

@@ -21,6 +21,10 @@ const EnvSchema = z.object({
   SSO_PUBLIC_KEY: z.string().min(1).optional(),
   BENCH_COUNT_QUERIES: z.enum(['0', '1']).optional(),
   API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).optional(),
+  WEB_CONCURRENCY: z.coerce.number({ error: 'must be a whole number of worker processes, at least 1' })
+    .int('must be a whole number of worker processes, at least 1')
+    .min(1, 'must be a whole number of worker processes, at least 1')
+    .optional(),
 });
 
 /**
@@ -62,6 +66,8 @@ export interface Config {
   countQueries?: boolean;
   /** Requests per API key and minute (API_KEY_RATE_LIMIT); unset: 600. */
   apiKeyRateLimit?: number;
+  /** Worker processes on PostgreSQL (WEB_CONCURRENCY); unset: one per core (src/cluster.ts). */
+  webConcurrency?: number;
 }
 
 export const SESSION_IDLE_MS = 1_800_000;
@@ -134,5 +140,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sso,
     countQueries: e.BENCH_COUNT_QUERIES === '1',
     apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
+    webConcurrency: e.WEB_CONCURRENCY,
   };
 }

@@ -1,4 +1,4 @@
-// What a deployment sets for single sign-on, and what the portal refuses to start with.
+// What a deployment sets for single sign-on and the number of workers, and what the portal refuses to start with.
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 
@@ -32,5 +32,16 @@ describe('SSO configuration', () => {
   it('allows plain http for a provider on this machine only', () => {
     expect(loadConfig({ ...base, SSO_ISSUER: 'http://localhost:3001', SSO_CLIENT_ID: 'portal' }).sso?.issuer).toBe('http://localhost:3001');
     expect(loadConfig({ ...base, SSO_ISSUER: 'http://127.0.0.1:8080/realms/x', SSO_CLIENT_ID: 'portal' }).sso).not.toBeNull();
+  });
+});
+
+describe('WEB_CONCURRENCY', () => {
+  it('is unset by default (one worker per core on PostgreSQL) and takes a positive whole number', () => {
+    expect(loadConfig(base).webConcurrency).toBeUndefined();
+    expect(loadConfig({ ...base, WEB_CONCURRENCY: '4' }).webConcurrency).toBe(4);
+  });
+
+  it.each(['0', '-2', '1.5', 'two', ''])('refuses %j with a message that names the variable', (value) => {
+    expect(() => loadConfig({ ...base, WEB_CONCURRENCY: value })).toThrow('WEB_CONCURRENCY: must be a whole number of worker processes, at least 1');
   });
 });

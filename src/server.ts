@@ -4,7 +4,7 @@
 // exit 0 (the API contract). Keep-alive connections are closed as soon as they carry no request, so a browser's
 // open connection cannot hold the process; responses sent during the drain say `Connection: close`. Requests
 // still running after the drain timeout are cut, and the process exits 1 so that the cut shows in the logs.
-// A second signal cuts at once.
+// A second signal cuts at once. A cluster worker (src/cluster.ts) drains on SIGTERM alone and on its primary's word.
 import type { Server, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 
@@ -17,6 +17,17 @@ export interface ListenOptions {
   /** Closes what the app holds (the database pool) once no request is left. */
   onClose: () => Promise<void>;
   log?: (message: string) => void;
+  /** The signals that start the drain (a second one cuts). Default SIGTERM and SIGINT. */
+  signals?: readonly NodeJS.Signals[];
+  /** Receives the drain and the cut, for a shutdown that comes by other means than a signal (a cluster's primary). */
+  control?: (shutdown: ShutdownControl) => void;
+}
+
+export interface ShutdownControl {
+  /** Starts the drain, `reason` naming its cause in the log; does nothing when the drain has begun. */
+  drain(reason: string): void;
+  /** Cuts the requests still in flight (exit code 1). */
+  cut(): void;
 }
 
 export function listen(app: Express, options: ListenOptions): Promise<Server> {
@@ -27,7 +38,7 @@ export function listen(app: Express, options: ListenOptions): Promise<Server> {
   });
 }
 
-function drainOnSignal(server: Server, { drainTimeoutMs, onClose, log = console.log }: ListenOptions): void {
+function drainOnSignal(server: Server, { drainTimeoutMs, onClose, log = console.log, signals = ['SIGTERM', 'SIGINT'], control }: ListenOptions): void {
   const inFlight = new Set<ServerResponse>();
   let closing = false;
   let exiting = false;
@@ -69,10 +80,10 @@ function drainOnSignal(server: Server, { drainTimeoutMs, onClose, log = console.
     server.closeAllConnections();
   };
 
-  const shutdown = (signal: string) => {
-    if (closing) return cut();
+  const drain = (reason: string) => {
+    if (closing) return;
     closing = true;
-    log(`${signal}: accepting no new connections, finishing ${inFlight.size} request(s) in flight.`);
+    log(`${reason}: accepting no new connections, finishing ${inFlight.size} request(s) in flight.`);
     for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
     const timer = setTimeout(cut, drainTimeoutMs);
     server.close(() => {
@@ -82,6 +93,6 @@ function drainOnSignal(server: Server, { drainTimeoutMs, onClose, log = console.
     });
     server.closeIdleConnections();
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  for (const signal of signals) process.on(signal, () => (closing ? cut() : drain(signal)));
+  control?.({ drain, cut });
 }

@@ -2,53 +2,12 @@
 // folder): requests in flight finish, new connections are refused, idle keep-alive connections do not hold the
 // process, the pool is closed, and the exit code says whether the drain was clean.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../db/knex.js';
-import { startServer, type ChildServer } from '../testing/child-server.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(what: string, ok: () => boolean, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
-
-interface Reply {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/**
- * A sign-in whose JSON body arrives slowly, as from a client on a bad connection: the server has the request but
- * not yet all of it. `finish()` sends the rest.
- */
-function slowSignIn(port: number, login: string, password: string) {
-  const body = JSON.stringify({ login, password });
-  const req = http.request({
-    port, host: '127.0.0.1', method: 'POST', path: '/api/v1/account/login',
-    agent: new http.Agent({ keepAlive: true }),
-    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-  });
-  const reply = new Promise<Reply>((resolve, reject) => {
-    req.on('response', (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
-    });
-    req.on('error', reject);
-  });
-  reply.catch(() => {}); // awaited by the test; a failed test must not also leave an unhandled rejection
-  req.write(body.slice(0, 10));
-  return { reply, finish: () => req.end(body.slice(10)) };
-}
+import { connectError, sleep, slowSignIn, startServer, until, type ChildServer } from '../testing/child-server.js';
 
 /** A keep-alive connection that has served one request and now sits idle, as browsers keep them. */
 async function idleKeepAlive(port: number): Promise<{ closed: Promise<void> }> {
@@ -60,17 +19,6 @@ async function idleKeepAlive(port: number): Promise<{ closed: Promise<void> }> {
     socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n');
   });
   return { closed };
-}
-
-function connectError(port: number): Promise<string | null> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(null);
-    });
-    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'));
-  });
 }
 
 // Whole server processes on a machine that may be busy: starting one (and seeding its database) can take long.

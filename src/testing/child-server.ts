@@ -1,7 +1,9 @@
 // Runs the real server (`npm start`'s src/cli/start.ts) as a child process on a free port, for tests of what
-// only a whole process shows: signals, exit codes, several processes sharing one database.
+// only a whole process shows: signals, exit codes, several processes sharing one database; and the clients they use.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -100,4 +102,56 @@ export async function startServer(env: Record<string, string | undefined>, start
       await exited;
     },
   };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function until(what: string, ok: () => boolean, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+export interface Reply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * A sign-in whose JSON body arrives slowly, as from a client on a bad connection: the server has the request but
+ * not yet all of it. `finish()` sends the rest. A connection of its own (`req.socket`).
+ */
+export function slowSignIn(port: number, login: string, password: string) {
+  const body = JSON.stringify({ login, password });
+  const req = http.request({
+    port, host: '127.0.0.1', method: 'POST', path: '/api/v1/account/login',
+    agent: new http.Agent({ keepAlive: true }),
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+  });
+  const reply = new Promise<Reply>((resolve, reject) => {
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+  });
+  reply.catch(() => {}); // awaited by the test; a failed test must not also leave an unhandled rejection
+  req.write(body.slice(0, 10));
+  return { req, reply, finish: () => req.end(body.slice(10)) };
+}
+
+/** Null when a connection to the port is accepted, else the error code (ECONNREFUSED). */
+export function connectError(port: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(null);
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'));
+  });
 }

@@ -3,7 +3,7 @@
 // Only addresses of this machine are used; every load runs for a bounded time and stops by itself.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import {
   cleanUp, DEFAULT_PG_URL, DEFAULT_PGLITE_DIR, explainList, explainSearch, prepare, resolvePostgres, type BenchDb, type ListPlan, type Prepared,
 } from './data.js';
 import { chromePath, runLighthouse, type LighthouseResult } from './lighthouse.js';
+import { summarizeProfile } from './profile.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'bench', 'results.json');
@@ -36,6 +37,8 @@ const { values: args } = parseArgs({
     exports: { type: 'boolean', default: false },
     reports: { type: 'boolean', default: false },
     search: { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+    server: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -53,6 +56,8 @@ if (args.help) {
   --exports          only the exports of every row (CSV and XLSX, three each, each format on a fresh server)
   --reports          only the large report: latency of simple requests with and without a year's Mengenbilanz running
   --search           only the search: EXPLAIN ANALYZE of the list page with the indexed search and with ILIKE, some words
+  --profile          only a CPU profile (node --cpu-prof) of the list page under load, summed by owner (package, app folder)
+  --server DIR       with --profile: the compiled server of another checkout (its own build), e.g. the commit before a change
 environment: BENCH_DATABASE_URL (default ${DEFAULT_PG_URL}), BENCH_PGLITE_DIR (default ${DEFAULT_PGLITE_DIR}), CHROME_PATH`);
   process.exit(0);
 }
@@ -82,10 +87,10 @@ interface Proc {
  * Starts `node <args>` (so the pid is the server's own, for its memory; on PostgreSQL its workers' pids are read
  * from its start line) and waits for its port; TypeScript entry points (the baselines) through tsx's loader.
  */
-function startNode(script: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<Proc> {
+function startNode(script: string[], env: NodeJS.ProcessEnv, ready: RegExp, cwd = ROOT): Promise<Proc> {
   return new Promise((resolve, reject) => {
     const loader = script[0].endsWith('.ts') ? ['--import', 'tsx'] : [];
-    const child = spawn(process.execPath, [...loader, ...script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...loader, ...script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     const timer = setTimeout(() => fail(new Error(`${script.join(' ')} did not start in 120 s\n${out}${err}`)), 120_000);
@@ -119,7 +124,7 @@ function startNode(script: string[], env: NodeJS.ProcessEnv, ready: RegExp): Pro
   });
 }
 
-function startApp(start: ReturnType<typeof npmStartCommand>, db: BenchDb, secret: string, countQueries: boolean): Promise<Proc> {
+function startApp(start: ReturnType<typeof npmStartCommand>, db: BenchDb, secret: string, countQueries: boolean, extra: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Proc> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
@@ -133,7 +138,7 @@ function startApp(start: ReturnType<typeof npmStartCommand>, db: BenchDb, secret
   delete env.PGLITE_DIR;
   if (db.kind === 'postgres') env.DATABASE_URL = db.url;
   else env.PGLITE_DIR = db.dir;
-  return startNode(start.args, { ...env, ...start.env }, /Portal running at http:\/\/localhost:(\d+)/);
+  return startNode([...(extra.nodeArgs ?? []), ...start.args], { ...env, ...start.env, ...extra.env }, /Portal running at http:\/\/localhost:(\d+)/, extra.cwd);
 }
 
 // ------------------------------------------------------------------------------------------------ loading
@@ -381,6 +386,14 @@ async function main() {
   // The server as `npm start` runs it: compiled (its prestart), with its script's settings.
   const start = npmStartCommand();
   if (bench.loaded) log(`loaded ${ROWS} inbound and ${ROWS} outbound deliveries in ${(bench.loadMs / 1000).toFixed(1)} s`);
+  if (args.profile) {
+    try {
+      await profileList(start, db, bench);
+    } finally {
+      await cleanUp(db, bench.login);
+    }
+    return;
+  }
   if (args.search) {
     try {
       await reportSearch(db, bench.tenant);
@@ -550,6 +563,82 @@ async function exportsOnFreshServer(start: ReturnType<typeof npmStartCommand>, d
     const base = `http://127.0.0.1:${app.port}`;
     const auth = await signInBench(base, bench);
     return await measureExports(base, app.pids, auth.cookie, format);
+  } finally {
+    await app.stop();
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ profile
+
+const CLOCK_TICKS = 100; // USER_HZ: /proc's CPU times are in hundredths of a second on Linux
+
+/** utime + stime of a process and its children's processes (a cluster's workers), from /proc, in ticks. */
+function cpuTicks(pid: number): number {
+  let ticks = 0;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) ticks += cpuTicks(Number(child));
+    }
+  } catch {
+    // gone meanwhile
+  }
+  return ticks;
+}
+
+/**
+ * --profile: the list page under load (WARMUP + DURATION s at CONNECTIONS) on a server with `--cpu-prof` and one
+ * worker, so one profile holds every page's work; then that profile summed by owner, and the busy CPU time per page.
+ * `--server DIR` profiles the compiled server of another checkout (built there: npm run build), for a before/after.
+ */
+async function profileList(start: ReturnType<typeof npmStartCommand>, db: BenchDb, bench: Prepared) {
+  const cwd = args.server ? path.resolve(args.server) : ROOT;
+  if (!existsSync(path.join(cwd, 'dist', 'server'))) throw new Error(`${cwd}: no compiled server (run npm run build and node scripts/build-server.mjs there)`);
+  // First without the profiler (its sampling costs CPU of its own): the CPU time per page and the rate.
+  const plain = await cpuUnderLoad(start, db, bench, cwd, []);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'portal-profile-'));
+  const profiled = await cpuUnderLoad(start, db, bench, cwd, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+  // One profile per process (the primary's, the worker's): the worker is the busy one.
+  const summaries = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => summarizeProfile(path.join(dir, f), profiled.window));
+  const worker = summaries.sort((a, b) => b.busyMs - a.busyMs)[0];
+  if (!worker) throw new Error(`no profile written to ${dir}`);
+  const perPage = plain.cpuMs / plain.requests;
+  console.log(
+    `\n${cwd}: ${plain.requests} list pages in ${DURATION} s (${(plain.requests / DURATION).toFixed(0)} req/s, one worker): ${perPage.toFixed(2)} ms of CPU per page ` +
+      `(user + system, every process and thread of the server). With the profiler: ${(profiled.requests / DURATION).toFixed(0)} req/s; ` +
+      `the serving thread ${worker.busyMs} ms busy, ${worker.idleMs} ms idle:`,
+  );
+  console.log(table(['owner (self time)', 'ms', '% of busy'], worker.shares.map((x) => [x.owner, String(x.ms), x.percent.toFixed(1)])));
+  console.log(`profiles: ${dir}`);
+  writeResults((res) => {
+    const runs = (res.runs ?? {}) as Record<string, Record<string, unknown>>;
+    const key = args.server ? `profile:${path.basename(cwd)}` : 'profile';
+    runs[db.kind] = {
+      ...runs[db.kind],
+      [key]: { date: new Date().toISOString(), machine: machine(), server: path.relative(ROOT, cwd) || '.', requests: plain.requests, requestsPerSecond: Math.round(plain.requests / DURATION), cpuMsPerPage: Number(perPage.toFixed(2)), profile: worker },
+    };
+    res.runs = runs;
+  });
+}
+
+/** The list page under load (WARMUP, then DURATION s measured) on a server of one worker: pages served, CPU used, when. */
+async function cpuUnderLoad(start: ReturnType<typeof npmStartCommand>, db: BenchDb, bench: Prepared, cwd: string, nodeArgs: string[]) {
+  const app = await startApp(start, db, randomBytes(32).toString('hex'), false, { nodeArgs, env: { WEB_CONCURRENCY: '1' }, cwd });
+  const base = `http://127.0.0.1:${app.port}`;
+  try {
+    const auth = await signInBench(base, bench);
+    const list = scenarios(bench, auth).find((s) => s.name === 'list page')!;
+    log(`${nodeArgs.length ? 'profiling' : 'measuring'} ${cwd}: list page, ${WARMUP} + ${DURATION} s at ${CONNECTIONS} connections`);
+    if (WARMUP > 0) await load(base, list, WARMUP);
+    const ticks = cpuTicks(app.child.pid!);
+    const window: [number, number] = [Number(process.hrtime.bigint() / 1000n), 0];
+    const r = await load(base, list, DURATION);
+    window[1] = Number(process.hrtime.bigint() / 1000n);
+    const cpuMs = ((cpuTicks(app.child.pid!) - ticks) * 1000) / CLOCK_TICKS;
+    if (r.non2xx || r.errors) throw new Error(`list page: ${r.non2xx} answers other than 2xx, ${r.errors} errors`);
+    return { requests: r.requests.total, cpuMs, window };
   } finally {
     await app.stop();
   }

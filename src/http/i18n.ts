@@ -74,6 +74,23 @@ export async function createI18n(): Promise<i18n> {
 /** Distinct keys remembered per language; beyond that (keys from a cookie, say) translations are not kept. */
 const MEMO_LIMIT = 5000;
 
+/**
+ * The key a translation is remembered under: the key alone, or with options whose values are all short strings,
+ * numbers or booleans (a page number, a count, a caption): those decide the text entirely. Else null (objects,
+ * arrays, returnObjects, long values): translated anew each time.
+ */
+function memoKey(key: string, options: unknown): string | null {
+  if (options === undefined) return key;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return null;
+  let memo = key;
+  for (const [name, value] of Object.entries(options)) {
+    const kind = typeof value;
+    if (kind === 'string' ? (value as string).length > 200 : kind !== 'number' && kind !== 'boolean') return null;
+    memo += `\u0000${name}\u0000${kind[0]}${String(value)}`;
+  }
+  return memo;
+}
+
 /** What a request in one language is given: that language's i18next and its translator. */
 interface LanguageContext {
   lang: Lang;
@@ -87,8 +104,9 @@ const siblings = new WeakMap<i18n, Record<Lang, LanguageContext>>();
 /**
  * One i18next per language for the life of the process, and its translator with `t(key)` remembered: a page
  * translates a few hundred fixed keys (navigation, labels, headers), and i18next resolves each anew every time
- * (namespaces, fallbacks, nesting). Only calls without options are remembered; the resources never change while
- * the process runs. The instances are never switched to another language (changeLanguage throws): a request
+ * (namespaces, fallbacks, nesting, interpolation, plurals). Calls with simple options are remembered with them
+ * (memoKey): a list page's pagination alone made a dozen such calls. The resources never change while the process
+ * runs. The instances are never switched to another language (changeLanguage throws): a request
  * that needs another language takes the other instance (useLanguage).
  */
 function languageContexts(root: i18n): Record<Lang, LanguageContext> {
@@ -102,12 +120,12 @@ function languageContexts(root: i18n): Record<Lang, LanguageContext> {
     const translate = instance.getFixedT(lang);
     const known = new Map<string, string>();
     const t = ((key: unknown, options?: unknown) => {
-      if (options !== undefined || typeof key !== 'string') return (translate as (k: unknown, o?: unknown) => unknown)(key, options);
-      let value = known.get(key);
-      if (value === undefined) {
-        value = String(translate(key));
-        if (known.size < MEMO_LIMIT) known.set(key, value);
-      }
+      const memo = typeof key === 'string' ? memoKey(key, options) : null;
+      const hit = memo === null ? undefined : known.get(memo);
+      if (hit !== undefined) return hit;
+      const value = (translate as (k: unknown, o?: unknown) => unknown)(key, options);
+      // Only text is remembered (returnObjects gives objects).
+      if (memo !== null && typeof value === 'string' && known.size < MEMO_LIMIT) known.set(memo, value);
       return value;
     }) as TFunction;
     contexts[lang] = { lang, i18n: instance, t };

@@ -17,6 +17,9 @@ import path from 'node:path';
 import ejs from 'ejs';
 
 type Locals = Record<string, unknown>;
+
+/** Errors already named by the view they happened in (an include's error passes through its includers). */
+const named = new WeakSet<Error>();
 type Compiled = (locals: Locals) => string;
 
 export interface TemplateOptions {
@@ -76,7 +79,10 @@ export class Templates {
     // break stays wherever there was one, so the page renders the same. unsafePrototypeLocals: the locals are
     // used as given (they are this request's own objects), which is what lets their prototype chain carry the
     // page's locals into an include.
-    const options = { filename: file, rmWhitespace: true, unsafePrototypeLocals: true } as ejs.Options; // the option is newer than its types
+    // compileDebug off with the cache (production): the compiled view then carries no line counter, which inside
+    // `with (locals)` is a lookup through the locals on every line; an error in a view then names its file (run),
+    // not its line. In development and the tests it names the line.
+    const options = { filename: file, rmWhitespace: true, unsafePrototypeLocals: true, compileDebug: !this.options.cache } as ejs.Options; // unsafePrototypeLocals is newer than the types
     fn = ejs.compile(source, options) as unknown as Compiled;
     if (this.options.cache) this.compiled.set(file, fn);
     return fn;
@@ -89,6 +95,15 @@ export class Templates {
       if (own) Object.assign(child, own);
       return this.run(this.resolve(file, name), child);
     };
-    return fn(locals);
+    try {
+      return fn(locals);
+    } catch (err) {
+      // Named by the innermost view it happened in (EJS names the line too when compileDebug is on).
+      if (err instanceof Error && !named.has(err)) {
+        named.add(err);
+        if (!err.message.includes(file)) err.message += ` (in view ${path.relative(this.root, file)})`;
+      }
+      throw err;
+    }
   }
 }

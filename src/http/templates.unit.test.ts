@@ -56,3 +56,14 @@ describe.each([true, false])('Templates (cache %s)', (cache) => {
     expect(templates.render('page', { title: 'B', label2: 'y' })).toContain('<h1>B</h1>');
   });
 });
+
+describe('an error in a view', () => {
+  it('names the view it happened in, in both modes', () => {
+    write('broken.ejs', `<p><%- include('partials/broken-part') %></p>`);
+    write('partials/broken-part.ejs', `<%= missingThing.field %>`);
+    for (const cache of [true, false]) {
+      expect(() => new Templates(root, { cache }).render('broken', {})).toThrow(/missingThing/);
+      expect(() => new Templates(root, { cache }).render('broken', {})).toThrow(/broken-part\.ejs/);
+    }
+  });
+});

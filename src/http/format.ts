@@ -16,7 +16,27 @@ const dateFormats = new Map<string, Intl.DateTimeFormat>();
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
 /** Calendar day and time of an instant in a time zone (also for spreadsheet cells, which have no zone). */
+/**
+ * The parts of a moment in a time zone, remembered per zone and minute (the parts go no finer): a page asks for
+ * the same days again and again (a list's dates, today's date with every session), and formatToParts is costly.
+ * The parts are shared: read them, never change them.
+ */
 export function partsIn(timeZone: string, date: Date): Parts {
+  const ms = date.getTime();
+  if (Number.isNaN(ms)) return partsOf(timeZone, date);
+  const key = `${timeZone}|${Math.floor(ms / 60_000)}`;
+  let parts = remembered.get(key);
+  if (!parts) {
+    if (remembered.size >= REMEMBER_AT_MOST) remembered.clear();
+    remembered.set(key, (parts = Object.freeze(partsOf(timeZone, date))));
+  }
+  return parts;
+}
+
+const REMEMBER_AT_MOST = 5000;
+const remembered = new Map<string, Parts>();
+
+function partsOf(timeZone: string, date: Date): Parts {
   let format = dateFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-GB', {

@@ -160,7 +160,7 @@ describe('one open Bilanz, periods that never overlap', () => {
     expect(second.status).toBe(409);
     expect(second.body).toMatchObject({ code: 'BILANZ_OFFEN', message: 'Eine neue Verteilung kann nicht angelegt werden, solange eine offene Verteilung für diesen Standort und dieses Produkt besteht.' });
     const en = await anlegen(s.standortNr, { zeitraumVon: '2026-04-01', zeitraumBis: '2026-06-30' }, { ...admin, 'Accept-Language': 'en' });
-    expect(en.body.message).toBe('A new distribution cannot be created while an open distribution exists for this location and product.');
+    expect(en.body.message).toBe('A new balance cannot be created while an open balance exists for this location and product.');
     // Another product at the same location is another Bilanz.
     expect((await anlegen(s.standortNr, { produktNr: 'P016' })).status).toBe(201);
 

@@ -17,7 +17,7 @@ import { openAutoDialogs } from './lib/dialogs';
 import { enhancePasswordForm } from './lib/password-rules';
 import { startSessionWatch } from './lib/session';
 import { enhanceReportParameter } from './lib/report-parameter';
-import { enhanceDrawer, openWideFilters, titleTruncatedCells } from './lib/drawer';
+import { enhanceDrawer, openWideFilters } from './lib/drawer';
 
 function run(name: string, fn: () => void) {
   try {
@@ -35,4 +35,3 @@ run('session', startSessionWatch);
 run('report parameters', enhanceReportParameter);
 run('drawer', enhanceDrawer);
 run('list filters', openWideFilters);
-run('cell tooltips', () => titleTruncatedCells());

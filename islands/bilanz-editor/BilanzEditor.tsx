@@ -176,14 +176,6 @@ export function BilanzEditor(props: BilanzEditorProps) {
     );
   }
 
-  function loeschen(p: BilanzPosition) {
-    return aendern(`position-${p.id}`, post(`/positionen/${p.id}`, {}, 'DELETE'), texte.positionGeloescht, () => {
-      entwurfWeg(p.id);
-      if (teilung?.positionId === p.id) setTeilung(null);
-      fokus.current = 'bp-tabelle';
-    });
-  }
-
   function teilen(p: BilanzPosition, t: { bleibt: string; neu: string; prioritaet: string }) {
     const prioritaet = t.prioritaet.trim() ? alsZahl(t.prioritaet, lang) : null;
     return aendern(`teilung-${p.id}`, post(`/positionen/${p.id}/teilung`, { teile: [{ bioMenge: t.bleibt }, { bioMenge: t.neu, prioritaet }] }), texte.geteilt, () => {
@@ -302,7 +294,7 @@ export function BilanzEditor(props: BilanzEditorProps) {
         {bearbeitbar && <p className="hint">{texte.positionenHinweis}</p>}
         <PositionenGrid
           positionen={bilanz.positionen} einheit={bilanz.einheit} lang={lang} hier={hier} texte={texte} bearbeitbar={bearbeitbar} verteilt={bilanz.verteilt}
-          beschaeftigt={beschaeftigt} fehler={fehler} entwuerfe={entwuerfe} setEntwurf={setEntwurf} speichern={speichern} loeschen={loeschen}
+          beschaeftigt={beschaeftigt} fehler={fehler} entwuerfe={entwuerfe} setEntwurf={setEntwurf} speichern={speichern} csrf={csrf} version={bilanz.version}
           teilung={teilung} setTeilung={setTeilung} teilen={teilen} vorschauJePosition={vorschauJePosition}
         />
         {bearbeitbar && (

@@ -35,7 +35,9 @@ export interface PositionenGridProps {
   entwuerfe: Record<number, Entwurf>;
   setEntwurf(id: number, feld: Feld, wert: string): void;
   speichern(p: BilanzPosition): void;
-  loeschen(p: BilanzPosition): void;
+  /** Deleting a position posts the server's form, which asks first (src/http/confirm.ts): its token and version. */
+  csrf: string;
+  version: number;
   teilung: Teilung | null;
   setTeilung(t: Teilung | null): void;
   teilen(p: BilanzPosition, teile: { bleibt: string; neu: string; prioritaet: string }): void;
@@ -114,9 +116,13 @@ function Aktionen({ p }: { p: BilanzPosition }) {
         // Without a bio quantity the position's size is its demand, which the server computes: its split page asks.
         <a className="btn btn-ghost btn-sm" href={`${g.hier}/positionen/${p.id}/teilung`}>{g.texte.teilenOeffnen}{fuer}</a>
       )}
-      <button type="button" className="btn btn-danger btn-sm" aria-disabled={g.beschaeftigt || undefined} onClick={() => g.loeschen(p)}>
-        {g.texte.positionLoeschen}{fuer}
-      </button>
+      <form method="post" action={`${g.hier}/positionen/${p.id}/loeschen`}>
+        <input type="hidden" name="_csrf" value={g.csrf} />
+        <input type="hidden" name="version" value={g.version} />
+        <button type="submit" className="btn btn-danger btn-sm" disabled={g.beschaeftigt || undefined}>
+          {g.texte.positionLoeschen}{fuer}
+        </button>
+      </form>
       {g.verteilt && <a className="btn btn-ghost btn-sm" href={`${g.hier}/positionen/${p.id}/abschluss`}>{g.texte.positionAbschliessen}{fuer}</a>}
       {geaendert && <span className="badge badge-info">{g.texte.geaendert}</span>}
     </div>

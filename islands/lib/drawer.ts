@@ -1,8 +1,15 @@
 // The navigation drawer below 768 px. Without JavaScript the header's menu link opens the sidebar by its
 // fragment (#sidebar, :target in main.css) and the drawer's close link goes to #main. With it, the link becomes a
-// toggle button: focus moves into the drawer, Escape, the close button or a click beside the drawer closes it,
-// and focus returns to the menu button.
+// toggle button: focus moves into the drawer and stays there (Tab and Shift+Tab cycle through its controls, as in
+// a modal dialog, since the drawer covers the page), Escape, the close button or a click beside the drawer closes
+// it, and focus returns to the menu button.
 const NARROW = '(max-width: 767.98px)';
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+
+/** The drawer's controls that can take focus now, in tab order (hidden ones, e.g. in a closed group, left out). */
+export function focusablesIn(root: HTMLElement): HTMLElement[] {
+  return Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => el.getClientRects().length > 0 && !el.closest('[inert]'));
+}
 
 export function enhanceDrawer(): void {
   const opener = document.querySelector<HTMLAnchorElement>('[data-drawer-open]');
@@ -48,17 +55,34 @@ export function enhanceDrawer(): void {
     close();
   });
   document.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && isOpen()) {
+    if (!isOpen()) return;
+    if (e.key === 'Escape') {
       e.preventDefault();
       close();
+    } else if (e.key === 'Tab') {
+      // The focus trap: past the last control back to the first, before the first on to the last.
+      const items = focusablesIn(drawer);
+      if (!items.length) return;
+      const first = items[0];
+      const last = items[items.length - 1];
+      const active = document.activeElement as HTMLElement | null;
+      const inside = !!active && drawer.contains(active);
+      if (e.shiftKey && (!inside || active === first)) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && (!inside || active === last)) {
+        e.preventDefault();
+        first.focus();
+      }
     }
   });
   document.addEventListener('click', (e) => {
     if (isOpen() && !drawer.contains(e.target as Node) && !opener.contains(e.target as Node)) close(false);
   });
-  // Focus leaving the drawer (Tab past its end) closes it, so nothing hidden behind it gets focus unseen.
+  // Focus reaching the page behind the open drawer some other way (a screen reader's cursor, an access key) is
+  // brought back into it, so nothing hidden behind it gets focus unseen.
   document.addEventListener('focusin', (e) => {
-    if (isOpen() && !drawer.contains(e.target as Node) && e.target !== opener) close(false);
+    if (isOpen() && !drawer.contains(e.target as Node) && e.target !== opener) focusablesIn(drawer)[0]?.focus();
   });
   narrow.addEventListener('change', () => close(false));
 }
@@ -71,12 +95,4 @@ export function openWideFilters(): void {
   if (window.matchMedia('(min-width: 768px)').matches && !CSS.supports('selector(::details-content)')) {
     document.querySelectorAll<HTMLDetailsElement>('details[data-list-filters]').forEach((d) => (d.open = true));
   }
-}
-
-/** Cells cut off with an ellipsis get their full text as a tooltip (title), only where the text is cut. */
-export function titleTruncatedCells(root: ParentNode = document): void {
-  root.querySelectorAll<HTMLElement>('.list-filter-toggle ~ .table-wrap td, .list-filter-toggle ~ .table-wrap th[scope="row"]').forEach((cell) => {
-    const target = cell.querySelector<HTMLElement>('a') ?? cell;
-    if (cell.scrollWidth > cell.clientWidth + 1 && !target.title) target.title = cell.textContent?.trim() ?? '';
-  });
 }

@@ -1,5 +1,5 @@
 // The API keys page in Chromium: axe (WCAG 2.x A/AA) in the light and the dark theme, on a phone and a laptop
-// without scrolling sideways (the list, the form, the page that shows a new key once, the confirmations); and
+// without scrolling sideways (the list, the form, the page that shows a new key once, the confirmation); and
 // without JavaScript a key is created, shown once and revoked (axe needs JavaScript, so it checks the other runs).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPages, startBrowserApp, submitAndWait, type BrowserHarness } from '../testing/browser.js';
@@ -15,8 +15,12 @@ describe('the API keys page in the browser', () => {
     it(`passes axe and fits ${width} px in the ${theme} theme`, async () => {
       const page = await h.newPage({ theme, viewport: { width, height: 900 } });
       await h.signIn(page, 'TADMIN', 'Tadmin12345', 'DEMO');
-      // The seeded tank system's key is the first key (its confirmation page); the revoked ERP's says it is revoked.
-      await checkPages(h, page, ['/de/benutzer/api-keys', '/en/benutzer/api-keys', '/de/benutzer/api-keys/1/widerruf', '/de/benutzer/api-keys/2/widerruf']);
+      await checkPages(h, page, ['/de/benutzer/api-keys', '/en/benutzer/api-keys']);
+      // The confirmation before revoking the seeded tank system's key (the list's button posts; nothing changes).
+      await submitAndWait(page, () => page.getByRole('row').filter({ hasText: 'Tankautomat Spandau' }).first().getByRole('button', { name: /Revoke/ }).click());
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/^Revoke API key “.+”\?$/);
+      await h.checkA11y(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
       // The page that shows a new key once.
       await page.goto('/de/benutzer/api-keys');
       await page.locator('#f-name').fill(`Axe ${theme}`);
@@ -43,8 +47,8 @@ describe('the API keys page in the browser', () => {
     await page.goto('/de/benutzer/api-keys');
     const row = page.getByRole('row').filter({ hasText: 'Browser-Schlüssel' });
     expect(await row.textContent()).toContain('1007 Tankstelle Berlin-Spandau');
-    await submitAndWait(page, () => row.getByRole('link', { name: /Widerrufen/ }).click());
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('API-Schlüssel „Browser-Schlüssel“ widerrufen');
+    await submitAndWait(page, () => row.getByRole('button', { name: /Widerrufen/ }).click());
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('API-Schlüssel „Browser-Schlüssel“ widerrufen?');
     await submitAndWait(page, () => page.getByRole('button', { name: '„Browser-Schlüssel“ jetzt widerrufen' }).click());
     expect(await page.getByText('Der API-Schlüssel wurde widerrufen.').count()).toBeGreaterThan(0);
     expect(await page.getByRole('row').filter({ hasText: 'Browser-Schlüssel' }).textContent()).toContain('Widerrufen am');

@@ -83,7 +83,7 @@ describe.each([
 });
 
 describe('the drawer on a phone', () => {
-  it('opens from the menu button by keyboard, takes focus in, closes with Escape and gives focus back', async () => {
+  it('opens from the menu button by keyboard, takes focus in and keeps it there, closes with Escape and gives focus back', async () => {
     const page = await signedIn(PHONE, { login: ['USER', 'User12345'] });
     await page.goto(LIST);
     // The 72 px rail is gone: the content starts at the screen's edge.
@@ -102,6 +102,30 @@ describe('the drawer on a phone', () => {
     expect(await inWindow(page.locator('#sidebar .user-card'))).toBe(true);
     expect(await inWindow(logoutOf(page))).toBe(true);
 
+    // Focus is trapped while it is open: Tab from its last control ("Abmelden") goes to its first (the close
+    // button), Shift+Tab from the first back to the last, and Tab through all its controls never leaves it.
+    const focusInDrawer = () => page.evaluate(() => !!document.activeElement?.closest('#sidebar'));
+    const focused = () => page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return el?.hasAttribute('data-drawer-close') ? 'close' : el?.textContent?.trim() ?? '';
+    });
+    expect(await focused()).toBe('close');
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).toBe('Abmelden');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('close');
+    const stops = await page.locator('#sidebar').evaluate((el) => el.querySelectorAll('a[href], button, summary').length);
+    for (let i = 0; i < stops + 2; i++) {
+      await page.keyboard.press('Tab');
+      expect(await focusInDrawer(), `Tab ${i + 1} stays in the drawer`).toBe(true);
+    }
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press('Shift+Tab');
+      expect(await focusInDrawer(), `Shift+Tab ${i + 1} stays in the drawer`).toBe(true);
+    }
+    expect(await drawerShown(page)).toBe(true);
+
+    // Escape closes it from wherever focus is inside, and gives focus back to the menu button.
     await page.keyboard.press('Escape');
     expect(await drawerShown(page)).toBe(false);
     expect(await menu.getAttribute('aria-expanded')).toBe('false');
@@ -203,9 +227,15 @@ describe('feedback', () => {
     await toasts.nth(2).waitFor({ state: 'visible' });
     const header = (await page.locator('.app-header').boundingBox())!;
     const primary = (await page.locator('.page-head .btn-primary').boundingBox())!;
+    // The header's controls one by one (menu, brand, bell, tenant, countdown, theme, language), not only its box.
+    const controls = await page.locator('.app-header').evaluate((el) =>
+      Array.from(el.querySelectorAll('a, button, [role="timer"]')).map((c) => c.getBoundingClientRect()).filter((r) => r.width > 0).map((r) => ({ x: r.x, y: r.y, width: r.width, height: r.height })),
+    );
+    expect(controls.length).toBeGreaterThan(3);
     for (let i = 0; i < 3; i++) {
       const box = (await toasts.nth(i).boundingBox())!;
       expect(overlap(box, header), `toast ${i + 1} over the header`).toBe(false);
+      for (const c of controls) expect(overlap(box, c), `toast ${i + 1} over a header control`).toBe(false);
       expect(overlap(box, primary), `toast ${i + 1} over "Neu anlegen"`).toBe(false);
       expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
     }

@@ -462,10 +462,19 @@ describe('the page under Administration', () => {
     expect(used.status).toBe(200);
 
     const id = (await request(t.app).get('/api/api-keys').set(tadmin)).body.data.find((k: { name: string }) => k.name === 'Formular-Schlüssel').id;
-    const confirm = await agent.get(`/de/benutzer/api-keys/${id}/widerruf`);
+    // Revoking asks first (the list's button posts); that post and cancelling (the link back) change nothing.
+    const list = await agent.get('/de/benutzer/api-keys');
+    expect(list.text).toContain(`action="/de/benutzer/api-keys/${id}/widerruf"`);
+    const confirm = await agent.post(`/de/benutzer/api-keys/${id}/widerruf`).type('form').send({ _csrf: csrfFrom(list.text) });
     expect(confirm.status).toBe(200);
-    expect(confirm.text).toContain('API-Schlüssel „Formular-Schlüssel“ widerrufen');
-    const done = await agent.post(`/de/benutzer/api-keys/${id}/widerruf`).type('form').send({ _csrf: csrfFrom(confirm.text) });
+    expect(confirm.text).toContain('API-Schlüssel „Formular-Schlüssel“ widerrufen?');
+    expect(confirm.text).toContain('funktioniert sofort nicht mehr');
+    expect(confirm.text).toContain('name="bestaetigt" value="ja"');
+    expect(confirm.text).toContain('<a class="btn btn-ghost" href="/de/benutzer/api-keys">');
+    expect((await request(t.app).get('/api/einlieferungen?pageSize=1').set(bearer(key))).status).toBe(200);
+    expect((await agent.get('/de/benutzer/api-keys')).status).toBe(200);
+    expect((await request(t.app).get('/api/einlieferungen?pageSize=1').set(bearer(key))).status).toBe(200);
+    const done = await agent.post(`/de/benutzer/api-keys/${id}/widerruf`).type('form').send({ _csrf: csrfFrom(confirm.text), bestaetigt: 'ja' });
     expect(done.status).toBe(302);
     expect((await request(t.app).get('/api/einlieferungen').set(bearer(key))).status).toBe(401);
     expect((await agent.get('/de/benutzer/api-keys')).text).toContain('Der API-Schlüssel wurde widerrufen.');
@@ -479,6 +488,7 @@ describe('the page under Administration', () => {
     const user = await signIn(t.app, 'USER', 'User12345', 'DEMO');
     const refused = await user.get('/de/benutzer/api-keys');
     expect(refused.status).toBe(302);
-    expect((await user.get('/de/benutzer/api-keys/1/widerruf')).status).toBe(302);
+    const dashboard = await user.get('/de/benutzer/dashboard');
+    expect((await user.post('/de/benutzer/api-keys/1/widerruf').type('form').send({ _csrf: csrfFrom(dashboard.text) })).status).toBe(302);
   });
 });

@@ -3,11 +3,12 @@
 //                                                  status) and the form for a new one
 //   POST /{lang}/benutzer/api-keys                 creates it and shows the key once (no redirect: the secret
 //                                                  must not travel through a flash cookie or a URL)
-//   GET  /{lang}/benutzer/api-keys/{id}/widerruf   the confirmation step, naming the key
-//   POST /{lang}/benutzer/api-keys/{id}/widerruf   revokes it, back to the list
+//   POST /{lang}/benutzer/api-keys/{id}/widerruf   first the confirmation naming the key (src/http/confirm.ts),
+//                                                  confirmed it revokes the key, back to the list
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
+import { askFirst, isConfirmed } from '../../http/confirm.js';
 import { formErrors } from '../../http/forms.js';
 import { guardsFor } from '../../http/guards.js';
 import { actorOf, tenantScope } from '../../http/tenant.js';
@@ -65,13 +66,23 @@ export function apiKeysRoutes(knex: Knex, clock: Clock): Router {
     }
   });
 
-  router.get(`/${PATH}/:id/widerruf`, ...guards, async (req, res) => {
-    const key = await service.get(scope(res), idOr404(ApiKeyId, req.params.id, 'api-keys:errors.notFound'));
-    await res.page('api-keys/widerruf', { title: req.t('api-keys:widerruf.title', { name: key.name }), key, aktion: `${seite(res)}/${key.id}/widerruf`, zurueck: seite(res) });
-  });
-
+  // The list's button posts here; the first post asks, naming the key (src/http/confirm.ts). A key revoked
+  // meanwhile is not asked about: revoking it again changes nothing and says so.
   router.post(`/${PATH}/:id/widerruf`, ...guards, async (req, res) => {
-    const key = await service.revoke(scope(res), actorOf(req, res), idOr404(ApiKeyId, req.params.id, 'api-keys:errors.notFound'));
+    const id = idOr404(ApiKeyId, req.params.id, 'api-keys:errors.notFound');
+    if (!isConfirmed(req)) {
+      const key = await service.get(scope(res), id);
+      if (key.status === 'aktiv') {
+        return askFirst(req, res, {
+          heading: req.t('api-keys:widerruf.title', { name: key.name }),
+          text: req.t('api-keys:widerruf.warnung', { name: key.name, praefix: key.praefix }),
+          confirm: req.t('api-keys:widerruf.bestaetigen', { name: key.name }),
+          cancelHref: seite(res),
+          trail: [{ label: req.t('nav.api-keys'), href: seite(res) }],
+        });
+      }
+    }
+    const key = await service.revoke(scope(res), actorOf(req, res), id);
     res.flash('success', key.status === 'widerrufen' ? 'api-keys:flash.widerrufen' : 'api-keys:flash.unveraendert');
     res.redirect(seite(res));
   });

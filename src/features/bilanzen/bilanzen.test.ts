@@ -160,7 +160,7 @@ describe('one open Bilanz, periods that never overlap', () => {
     expect(second.status).toBe(409);
     expect(second.body).toMatchObject({ code: 'BILANZ_OFFEN', message: 'Eine neue Verteilung kann nicht angelegt werden, solange eine offene Verteilung für diesen Standort und dieses Produkt besteht.' });
     const en = await anlegen(s.standortNr, { zeitraumVon: '2026-04-01', zeitraumBis: '2026-06-30' }, { ...admin, 'Accept-Language': 'en' });
-    expect(en.body.message).toBe('A new distribution cannot be created while an open distribution exists for this location and product.');
+    expect(en.body.message).toBe('A new balance cannot be created while an open balance exists for this location and product.');
     // Another product at the same location is another Bilanz.
     expect((await anlegen(s.standortNr, { produktNr: 'P016' })).status).toBe(201);
 
@@ -391,6 +391,42 @@ describe('the page, without JavaScript', () => {
     const list = await agent.get('/de/bewegungsdaten/bilanzen');
     expect(list.status).toBe(200);
     expect(list.text).toContain(`href="${hier}"`);
+  });
+
+  it('asks before deleting a position or the Bilanz: the first post and cancelling change nothing, the confirmed post deletes', async () => {
+    const s = await beispiel();
+    const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345');
+    const id = (await anlegen(s.standortNr)).body.data.id;
+    const hier = `/de/bewegungsdaten/bilanzen/${id}`;
+    const page = await agent.get(hier);
+    const vorher = await stand(id);
+    expect(vorher.p).toHaveLength(2);
+
+    const fragePosition = await agent.post(`${hier}/positionen/2/loeschen`).type('form').send({ _csrf: csrfFrom(page.text), version: String(vorher.b.version) });
+    expect(fragePosition.status).toBe(200);
+    expect(fragePosition.text).toContain(`Position 2 der Bilanz ${id} löschen?`);
+    expect(fragePosition.text).toContain(`Die Position 2 für ${s.tp2}`);
+    expect(fragePosition.text).toContain('name="bestaetigt" value="ja"');
+    expect(fragePosition.text).toContain(`href="${hier}#positionen-heading"`);
+    expect(await stand(id)).toEqual(vorher);
+    // Cancelling is the link back to the Bilanz: it shows the page and changes nothing.
+    expect((await agent.get(hier)).status).toBe(200);
+    expect(await stand(id)).toEqual(vorher);
+    const positionWeg = await agent.post(`${hier}/positionen/2/loeschen`).type('form').send({ _csrf: csrfFrom(fragePosition.text), version: String(vorher.b.version), bestaetigt: 'ja' });
+    expect(positionWeg.status).toBe(302);
+    const danach = await stand(id);
+    expect(danach.p.map((x: Record<string, unknown>) => x.id)).toEqual([1]);
+
+    const frage = await agent.post(`${hier}/loeschen`).type('form').send({ _csrf: csrfFrom(page.text), version: String(danach.b.version) });
+    expect(frage.status).toBe(200);
+    expect(frage.text).toContain(`Bilanz ${id} löschen?`);
+    expect(frage.text).toContain(`wird mit ihrer Position und deren Zuordnungen gelöscht`);
+    expect(frage.text).toContain(`href="${hier}"`);
+    expect(await stand(id)).toEqual(danach);
+    const geloescht = await agent.post(`${hier}/loeschen`).type('form').send({ _csrf: csrfFrom(frage.text), version: String(danach.b.version), bestaetigt: 'ja' });
+    expect(geloescht.status).toBe(302);
+    expect(geloescht.headers.location).toBe('/de/bewegungsdaten/bilanzen');
+    expect(await t.db.knex('bilanzen').where({ mandant: 'DEMO', id }).first()).toBeUndefined();
   });
 
   it('splits a position through its form, and refuses a part as large as the position', async () => {

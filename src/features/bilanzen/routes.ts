@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
 import { notFound, ProblemError } from '../../errors.js';
 import { ausMilli, milli } from '../../domain/lieferkette.js';
+import { askFirst, isConfirmed, type Confirmation } from '../../http/confirm.js';
 import { refusedForm } from '../../http/forms.js';
 import { guardsFor, requireActionPermission } from '../../http/guards.js';
 import { actorOf, tenantScope } from '../../http/tenant.js';
@@ -110,9 +111,19 @@ export function bilanzenRoutes(knex: Knex, clock: Clock): Router {
    * A change from a form of the page: done → back to the page with `flash`; refused (any 4xx) → the page again
    * with the problem at the form `form`.
    */
-  function aktion(pfad: string, form: string, change: (req: Request, res: Response, id: number) => Promise<string | { flash: string; next?: string }>) {
+  function aktion(
+    pfad: string,
+    form: string,
+    change: (req: Request, res: Response, id: number) => Promise<string | { flash: string; next?: string }>,
+    /** For a destructive change: what the confirmation names, or null where the change would be refused anyway. */
+    frage?: (req: Request, res: Response, d: BilanzDetail) => Confirmation | null,
+  ) {
     router.post(`/${DETAIL}${pfad}`, ...editGuards, async (req, res) => {
       const id = idOf(req.params.id);
+      if (frage && !isConfirmed(req)) {
+        const c = frage(req, res, await ladeDetail(req, res, id));
+        if (c) return askFirst(req, res, c);
+      }
       try {
         const r = await change(req, res, id);
         const { flash, next } = typeof r === 'string' ? { flash: r, next: undefined } : r;
@@ -133,9 +144,28 @@ export function bilanzenRoutes(knex: Knex, clock: Clock): Router {
     await service.aendern(scope(res, 'edit'), actorOf(req, res), id, parseZeitraum(req.body));
     return 'bilanzen:flash.gespeichert';
   });
+  /** The confirmation's trail and way back: the list, the Bilanz. */
+  const frageAuf = (req: Request, res: Response, d: BilanzDetail, zurueck: string) => ({
+    cancelHref: zurueck,
+    trail: [{ label: req.t('bilanzen:title'), href: base(res) }, { label: req.t('bilanzen:detailTitle', { id: d.id }), href: href(res, d.id) }],
+  });
   aktion('/loeschen', 'aktionen', async (req, res, id) => {
     await service.loeschen(scope(res, 'edit'), actorOf(req, res), id, version(req));
     return { flash: 'bilanzen:flash.geloescht', next: base(res) };
+  }, (req, res, d) => {
+    // A closed Bilanz, or one with a closed position, is refused at once (the service says why).
+    if (d.status !== 'offen' || d.positionen.some((x) => x.status === 'geschlossen')) return null;
+    const fmt = fmtOf(req, res);
+    const was = {
+      id: d.id, standort: `${d.standortNr} ${d.standortName}`, produkt: `${d.produktNr} ${d.produktName}`,
+      von: fmt.date(d.zeitraumVon), bis: fmt.date(d.zeitraumBis), count: d.positionen.length,
+    };
+    return {
+      heading: req.t('bilanzen:confirmLoeschen.heading', was),
+      text: req.t('bilanzen:confirmLoeschen.text', was),
+      confirm: req.t('bilanzen:aktionen.loeschen'),
+      ...frageAuf(req, res, d, href(res, d.id)),
+    };
   });
   aktion('/verteilung', 'aktionen', async (req, res, id) => {
     await service.verteilen(scope(res, 'edit'), actorOf(req, res), id, { version: version(req) }, heute());
@@ -156,6 +186,16 @@ export function bilanzenRoutes(knex: Knex, clock: Clock): Router {
   aktion('/positionen/:p/loeschen', 'position-:p', async (req, res, id) => {
     await service.positionLoeschen(scope(res, 'edit'), actorOf(req, res), id, p(req), version(req));
     return 'bilanzen:flash.positionGeloescht';
+  }, (req, res, d) => {
+    const position = d.status === 'offen' ? d.positionen.find((x) => x.id === p(req) && x.status === 'offen') : undefined;
+    if (!position) return null;
+    const was = { id: d.id, position: position.id, partner: `${position.partnerNr} ${position.partnerName}`, prioritaet: position.prioritaet };
+    return {
+      heading: req.t('bilanzen:confirmPositionLoeschen.heading', was),
+      text: req.t(d.verteilt ? 'bilanzen:confirmPositionLoeschen.textVerteilt' : 'bilanzen:confirmPositionLoeschen.text', was),
+      confirm: req.t('bilanzen:confirmPositionLoeschen.confirm'),
+      ...frageAuf(req, res, d, `${href(res, d.id)}#positionen-heading`),
+    };
   });
 
   // Closing: first the preview of the POCs (GET), then the POST that issues them.

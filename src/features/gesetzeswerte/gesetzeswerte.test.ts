@@ -150,7 +150,7 @@ describe('the page', () => {
     const edit = await admin.get(`/de/benutzer/gesetzeswerte/${row.id}`);
     expect(edit.status).toBe(200);
     expect(edit.text).toContain('value="27,5"');
-    expect(edit.text).toContain(`href="/de/benutzer/gesetzeswerte/${row.id}/loeschen"`);
+    expect(edit.text).toContain(`action="/de/benutzer/gesetzeswerte/${row.id}/loeschen"`);
     const corrected = await admin.post(`/de/benutzer/gesetzeswerte/${row.id}`).type('form').send({ _csrf: csrfFrom(edit.text), wert: '28', kommentar: 'Referentenentwurf' });
     expect(corrected.status).toBe(302);
     expect(await t.db.knex('gesetzeswerte').where({ id: row.id }).first('wert', 'kommentar')).toEqual({ wert: '28.0000', kommentar: 'Referentenentwurf' });
@@ -160,10 +160,18 @@ describe('the page', () => {
     const history = await admin.get('/de/benutzer/gesetzeswerte');
     expect(history.text).toMatch(/Korrigiert<\/strong>[\s\S]*?THG-Quote · Jahr 2031 · gültig ab 01\.01\.2028[\s\S]*?27,5 %<\/td><td>28 %/);
 
-    const confirm = await admin.get(`/de/benutzer/gesetzeswerte/${row.id}/loeschen`);
+    // Deleting asks first (the edit page's button posts); that post and cancelling (the link back) change nothing.
+    const editAgain = await admin.get(`/de/benutzer/gesetzeswerte/${row.id}`);
+    const confirm = await admin.post(`/de/benutzer/gesetzeswerte/${row.id}/loeschen`).type('form').send({ _csrf: csrfFrom(editAgain.text) });
     expect(confirm.status).toBe(200);
+    expect(confirm.text).toContain('Wert löschen: THG-Quote · Jahr 2031?');
     expect(confirm.text).toContain('Der Wert 28 %, gültig ab 01.01.2028, wird gelöscht');
-    const deleted = await admin.post(`/de/benutzer/gesetzeswerte/${row.id}/loeschen`).type('form').send({ _csrf: csrfFrom(confirm.text) });
+    expect(confirm.text).toContain('name="bestaetigt" value="ja"');
+    expect(confirm.text).toContain(`<a class="btn btn-ghost" href="/de/benutzer/gesetzeswerte/${row.id}">`);
+    expect(await t.db.knex('gesetzeswerte').where({ id: row.id }).first('id')).toBeTruthy();
+    expect((await admin.get(`/de/benutzer/gesetzeswerte/${row.id}`)).status).toBe(200);
+    expect((await auditOf(row.id)).map((e) => e.kind)).toEqual(['admin.gesetzeswert.create', 'admin.gesetzeswert.update']);
+    const deleted = await admin.post(`/de/benutzer/gesetzeswerte/${row.id}/loeschen`).type('form').send({ _csrf: csrfFrom(confirm.text), bestaetigt: 'ja' });
     expect(deleted.status).toBe(302);
     expect(await t.db.knex('gesetzeswerte').where({ id: row.id }).first()).toBeUndefined();
     expect((await auditOf(row.id)).map((e) => e.kind)).toEqual(['admin.gesetzeswert.create', 'admin.gesetzeswert.update', 'admin.gesetzeswert.delete']);

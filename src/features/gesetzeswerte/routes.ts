@@ -1,10 +1,13 @@
 // /{lang}/benutzer/gesetzeswerte (system administrators): the legal values per kind with the row in force today,
 // a form to add a value from a date on, a page per row to correct it (and, while it is not yet in force, to
-// delete it after a confirmation), and the history of the table from the audit log. Plain forms with
+// delete it after a confirmation, src/http/confirm.ts), and the history of the table from the audit log. Plain forms with
 // POST-redirect-GET: everything works without JavaScript.
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
+import { DEFAULT_SETTINGS } from '../../auth/current-user.js';
+import { askFirst, isConfirmed } from '../../http/confirm.js';
+import { formatter } from '../../http/format.js';
 import { AEQUIVALENT_EINHEITEN, GESETZESWERT_ARTEN } from '../../domain/gesetzeswerte.js';
 import { httpErrorOf } from '../../http/errors.js';
 import { submitForm } from '../../http/forms.js';
@@ -79,17 +82,26 @@ export function gesetzeswerteRoutes(knex: Knex, clock: Clock): Router {
     );
   });
 
-  router.get(`/${PATH}/:id/loeschen`, ...guards, async (req, res) => {
-    const row = await service.get(idOf(req.params.id));
-    if (!service.loeschbar(row)) {
-      res.flash('error', 'gesetzeswerte:errors.nichtLoeschbar');
-      return res.redirect(`${base(res)}/${row.id}`);
-    }
-    await res.page('gesetzeswerte/loeschen', { title: req.t('gesetzeswerte:loeschen.title'), row, present });
-  });
-
+  // The edit page's button posts here; the first post asks (naming the value and its date), a value in force is
+  // refused at once.
   router.post(`/${PATH}/:id/loeschen`, ...guards, async (req, res) => {
     const id = idOf(req.params.id);
+    if (!isConfirmed(req)) {
+      const row = await service.get(id);
+      if (service.loeschbar(row)) {
+        const lang = res.locals.lang as string;
+        const ctx = { fmt: formatter(res.locals.currentUser?.settings ?? DEFAULT_SETTINGS, lang), t: req.t, lang };
+        const bezug = present.bezugText(row, ctx);
+        const was = `${req.t(`gesetzeswerte:arten.${row.art}`)}${bezug ? ` · ${bezug}` : ''}`;
+        return askFirst(req, res, {
+          heading: req.t('gesetzeswerte:loeschen.frage', { was }),
+          text: req.t('gesetzeswerte:loeschen.text', { wert: present.wertText(row.art, row.wert, ctx), datum: ctx.fmt.date(row.gueltigAb) }),
+          confirm: req.t('gesetzeswerte:loeschen.confirm'),
+          cancelHref: `${base(res)}/${row.id}`,
+          trail: [{ label: req.t('nav.gesetzeswerte'), href: base(res) }, { label: req.t('gesetzeswerte:edit.title'), href: `${base(res)}/${row.id}` }],
+        });
+      }
+    }
     try {
       await service.remove(actorOf(req, res), id);
     } catch (err) {

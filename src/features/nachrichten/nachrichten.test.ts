@@ -157,6 +157,38 @@ describe('Nachrichten', () => {
     expect((await rows('nachrichten', 'DEMO')).length).toBe(before);
   });
 
+  it('asks before deleting a message on the page: the first post and cancelling change nothing, the confirmed post deletes (audited)', async () => {
+    const agent = await signIn(t.app, 'TADMIN', 'Tadmin12345', 'DEMO');
+    let page = await agent.get('/de/benutzer/nachrichten');
+    const created = await agent.post('/de/benutzer/nachrichten').type('form').send({ _csrf: csrfFrom(page.text), titel: 'Bald weg', text: 'Wird gelöscht', gueltigVon: heute });
+    expect(created.status).toBe(302);
+    const id = Number((await rows('nachrichten', 'DEMO')).find((n) => n.titel === 'Bald weg')!.id);
+    page = await agent.get('/de/benutzer/nachrichten');
+    expect(page.text).toContain(`action="/de/benutzer/nachrichten/${id}/loeschen"`);
+
+    const asked = await agent.post(`/de/benutzer/nachrichten/${id}/loeschen`).type('form').send({ _csrf: csrfFrom(page.text) });
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('Nachricht „Bald weg“ löschen?');
+    expect(asked.text).toContain('die Benutzer dieses Mandanten sehen sie danach nicht mehr');
+    expect(asked.text).toContain('name="bestaetigt" value="ja"');
+    expect(asked.text).toContain('href="/de/benutzer/nachrichten#verwaltung"');
+    expect((await rows('nachrichten', 'DEMO')).some((n) => Number(n.id) === id)).toBe(true);
+    // Cancelling is the link back to the page: the message is still there.
+    expect((await agent.get('/de/benutzer/nachrichten')).text).toContain('Bald weg');
+    expect((await rows('nachrichten', 'DEMO')).some((n) => Number(n.id) === id)).toBe(true);
+
+    const done = await agent.post(`/de/benutzer/nachrichten/${id}/loeschen`).type('form').send({ _csrf: csrfFrom(asked.text), bestaetigt: 'ja' });
+    expect(done.status).toBe(302);
+    expect(done.headers.location).toBe('/de/benutzer/nachrichten');
+    expect((await rows('nachrichten', 'DEMO')).some((n) => Number(n.id) === id)).toBe(false);
+    expect(await t.db.knex('audit_log').where({ kind: 'benutzer.nachricht.delete', entity_id: String(id) }).first()).toMatchObject({ mandant: 'DEMO' });
+    // Another tenant's message: 404 at once, without a confirmation, changing nothing.
+    const nordId = Number((await rows('nachrichten', 'NORD')).find((n) => n.titel === 'Inventur im Tanklager Wilhelmshaven')!.id);
+    const fremd = await agent.post(`/de/benutzer/nachrichten/${nordId}/loeschen`).type('form').send({ _csrf: csrfFrom(asked.text) });
+    expect(fremd.status).toBe(404);
+    expect(await rows('nachrichten', 'NORD')).toContainEqual(expect.objectContaining({ titel: 'Inventur im Tanklager Wilhelmshaven' }));
+  });
+
   it('lets no ordinary user write or delete (403), and answers 404 for another tenant\'s message, changing nothing', async () => {
     const user = await as('USER', 'User12345');
     const demoIds = (await rows('nachrichten', 'DEMO')).map((n) => Number(n.id));

@@ -4,11 +4,13 @@
 //   POST /{lang}/benutzer/nachrichten                       write one (administrators) → back with a message
 //   POST /{lang}/benutzer/nachrichten/gelesen               all read
 //   POST /{lang}/benutzer/nachrichten/:id/gelesen           one read
-//   POST /{lang}/benutzer/nachrichten/:id/loeschen          delete one (administrators)
+//   POST /{lang}/benutzer/nachrichten/:id/loeschen          delete one (administrators), after a confirmation
+//                                                          (src/http/confirm.ts)
 // Every change redirects back to the page (POST-redirect-GET), whose header count is read anew with the session.
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
+import { askFirst, isConfirmed } from '../../http/confirm.js';
 import { formErrors } from '../../http/forms.js';
 import { guardsFor, requireActionPermission } from '../../http/guards.js';
 import { idOr404, parseOr400 } from '../../http/validate.js';
@@ -85,6 +87,19 @@ export function nachrichtenRoutes(knex: Knex, clock: Clock): Router {
 
   router.post(`/${PATH}/:id/loeschen`, ...guardsFor(PATH), admin, async (req, res) => {
     const id = idOr404(NachrichtId, req.params.id, 'nachrichten:errors.notFound');
+    if (!isConfirmed(req)) {
+      const n = await service.eine(scope(res), actorOf(req, res), id);
+      // An unknown message is refused by the deletion itself (404), without asking.
+      if (n) {
+        return askFirst(req, res, {
+          heading: req.t('nachrichten:confirmLoeschen.heading', { titel: n.titel }),
+          text: req.t(n.anAlle ? 'nachrichten:confirmLoeschen.textAnAlle' : 'nachrichten:confirmLoeschen.text', { titel: n.titel }),
+          confirm: req.t('nachrichten:confirmLoeschen.confirm'),
+          cancelHref: `${seite(res)}#verwaltung`,
+          trail: [{ label: req.t('nav.nachrichten'), href: seite(res) }],
+        });
+      }
+    }
     await service.loeschen(scope(res), actorOf(req, res), id);
     res.flash('success', 'nachrichten:flash.geloescht');
     res.redirect(seite(res));

@@ -36,6 +36,12 @@ export function alle(scope: TenantScope, a: RequestActor) {
   return repo.alle(scope);
 }
 
+/** One message of the tenant for an administrator (what a deletion's confirmation names), or null. */
+export function eine(scope: TenantScope, a: RequestActor, id: number) {
+  requireSchreiben(a);
+  return repo.eine(scope, id);
+}
+
 /**
  * Writes a message: to the current tenant, or (system administrators, `an: 'alle'`) one row per active tenant,
  * tied by one group id, all in one transaction with one audit entry per tenant. Returns the current tenant's row.

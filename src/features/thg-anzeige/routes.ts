@@ -8,11 +8,13 @@
 // be cached for a minute; they load no script at all.
 //
 // For the tenant administrators (thgAnzeigeRoutes): /{lang}/benutzer/thg-anzeige shows whether the display is
-// published, its links and a preview, with plain forms to publish, to replace the link and to revoke it.
+// published, its links and a preview, with plain forms to publish, to replace the link and to revoke it. Replacing
+// and revoking break every screen showing the current link, so both ask first (src/http/confirm.ts).
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Knex } from 'knex';
 import { DEFAULT_SETTINGS } from '../../auth/current-user.js';
 import type { Clock } from '../../clock.js';
+import { askFirst, isConfirmed } from '../../http/confirm.js';
 import { formatter } from '../../http/format.js';
 import { httpErrorOf } from '../../http/errors.js';
 import { guardsFor } from '../../http/guards.js';
@@ -122,14 +124,31 @@ export function thgAnzeigeRoutes(knex: Knex, clock: Clock): Router {
     res.redirect(base(res));
   };
 
-  router.post(`/${PATH}/link`, ...guards, aendern(async (req, res) => {
+  /**
+   * Replacing or revoking a published link asks first. Not published (a first publication, or a stale form the
+   * service refuses with 409): nothing to lose, no question.
+   */
+  const fragen = (was: 'neuerLink' | 'widerrufen'): RequestHandler => async (req, res, next) => {
+    if (isConfirmed(req) || (was === 'neuerLink' && req.body?.erwartet === 'unveroeffentlicht')) return next();
+    const stand = await service.stand(actorOf(req, res));
+    if (!stand.token) return next();
+    await askFirst(req, res, {
+      heading: req.t(`thg-anzeige:confirm.${was}.heading`),
+      text: req.t(`thg-anzeige:confirm.${was}.text`, { mandant: stand.name }),
+      confirm: req.t(`thg-anzeige:verwaltung.${was}`),
+      cancelHref: base(res),
+      trail: [{ label: req.t('nav.thg-anzeige-verwaltung'), href: base(res) }],
+    });
+  };
+
+  router.post(`/${PATH}/link`, ...guards, fragen('neuerLink'), aendern(async (req, res) => {
     const erwartet: Erwartet | undefined = req.body?.erwartet === 'veroeffentlicht' || req.body?.erwartet === 'unveroeffentlicht' ? req.body.erwartet : undefined;
     const vorher = await service.stand(actorOf(req, res));
     await service.neuerLink(actorOf(req, res), erwartet);
     return vorher.token ? 'thg-anzeige:flash.neuerLink' : 'thg-anzeige:flash.veroeffentlicht';
   }));
 
-  router.post(`/${PATH}/widerruf`, ...guards, aendern(async (req, res) => {
+  router.post(`/${PATH}/widerruf`, ...guards, fragen('widerrufen'), aendern(async (req, res) => {
     await service.widerrufen(actorOf(req, res));
     return 'thg-anzeige:flash.widerrufen';
   }));

@@ -318,7 +318,19 @@ describe('the publication page of the tenant administrators', () => {
     expect(page.text).toContain('Der bisherige Link funktioniert danach sofort nicht mehr');
     expect(page.text).toContain('href="/de/benutzer/thg-anzeige" aria-current="page"');
 
-    const rotated = await tadmin.post('/de/benutzer/thg-anzeige/link').type('form').send({ _csrf: csrfFrom(page.text), erwartet: 'veroeffentlicht' });
+    // Replacing the link asks first; that step and cancelling (the link back to the page) change nothing.
+    const askedRotate = await tadmin.post('/de/benutzer/thg-anzeige/link').type('form').send({ _csrf: csrfFrom(page.text), erwartet: 'veroeffentlicht' });
+    expect(askedRotate.status).toBe(200);
+    expect(askedRotate.text).toContain('Neuen Link für die THG-Anzeige erzeugen?');
+    expect(askedRotate.text).toContain('Der bisherige Link der THG-Anzeige von');
+    expect(askedRotate.text).toContain('name="erwartet" value="veroeffentlicht"');
+    expect(askedRotate.text).toContain('name="bestaetigt" value="ja"');
+    expect(askedRotate.text).toMatch(/<a class="btn btn-ghost" href="\/de\/benutzer\/thg-anzeige">/);
+    expect(await tokenOf('DEMO')).toBe(DEMO_LINK);
+    expect((await tadmin.get('/de/benutzer/thg-anzeige')).status).toBe(200);
+    expect(await tokenOf('DEMO')).toBe(DEMO_LINK);
+    expect((await json(DEMO_LINK)).status).toBe(200);
+    const rotated = await tadmin.post('/de/benutzer/thg-anzeige/link').type('form').send({ _csrf: csrfFrom(askedRotate.text), erwartet: 'veroeffentlicht', bestaetigt: 'ja' });
     expect(rotated.status).toBe(302);
     expect(rotated.headers.location).toBe('/de/benutzer/thg-anzeige');
     const neu = await tokenOf('DEMO');
@@ -329,7 +341,14 @@ describe('the publication page of the tenant administrators', () => {
     expect(after.text).toContain('Die THG-Anzeige hat einen neuen Link; der alte funktioniert nicht mehr.');
     expect(after.text).toContain(`/de/thg-anzeige/${neu}`);
 
-    const revoked = await tadmin.post('/de/benutzer/thg-anzeige/widerruf').type('form').send({ _csrf: csrfFrom(after.text) });
+    const askedRevoke = await tadmin.post('/de/benutzer/thg-anzeige/widerruf').type('form').send({ _csrf: csrfFrom(after.text) });
+    expect(askedRevoke.status).toBe(200);
+    expect(askedRevoke.text).toContain('Veröffentlichung der THG-Anzeige widerrufen?');
+    expect(askedRevoke.text).toContain('name="bestaetigt" value="ja"');
+    expect(await tokenOf('DEMO')).toBe(neu);
+    expect((await tadmin.get('/de/benutzer/thg-anzeige')).status).toBe(200);
+    expect((await json(neu!)).status).toBe(200);
+    const revoked = await tadmin.post('/de/benutzer/thg-anzeige/widerruf').type('form').send({ _csrf: csrfFrom(askedRevoke.text), bestaetigt: 'ja' });
     expect(revoked.status).toBe(302);
     expect(await tokenOf('DEMO')).toBeNull();
     expect((await json(neu!)).status).toBe(404);

@@ -587,6 +587,9 @@ export function listView<R, S extends ListSource>(
       href: c.href ? (r: R) => c.href!(r, lang) : undefined,
       badge: c.badge ? (r: R) => ({ ...c.badge!(r), label: t(c.badge!(r).label) }) : undefined,
       alsoBadge: c.alsoBadge ? (r: R) => { const b = c.alsoBadge!(r); return b ? { ...b, label: t(b.label) } : null; } : undefined,
+      // A text cell may be cut with an ellipsis at 1366 px (main.css): it carries its full text as `title`, so the
+      // tooltip needs no script. Numbers, dates, yes/no and badges are never cut and get none.
+      cut: !c.badge && (c.kind ?? 'text') === 'text',
       source: c,
     }));
   return {

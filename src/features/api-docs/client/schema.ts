@@ -966,7 +966,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Proof as PDF */
+        /** Proof certificate as PDF */
         get: operations["get_ablieferungen_nr_nachweisbescheinigung_pdf"];
         put?: never;
         post?: never;

@@ -13,7 +13,7 @@ import autocannon from 'autocannon';
 import { QUERY_COUNTS_PATH, type QueryCounts } from '../src/db/query-count.js';
 import { npmStartCommand } from '../src/testing/child-server.js';
 import { rawRequest, signInWithForms } from '../src/testing/page-weight.js';
-import { benchThgToken, LIST, LOGIN_PAGE, TANKSTELLE, THG_PAGE } from '../src/testing/perf-pages.js';
+import { benchThgToken, LIST, LOGIN_PAGE, TANKSTELLE } from '../src/testing/perf-pages.js';
 import {
   cleanUp, DEFAULT_PG_URL, DEFAULT_PGLITE_DIR, explainList, explainSearch, prepare, resolvePostgres, type BenchDb, type ListPlan, type Prepared,
 } from './data.js';
@@ -461,7 +461,7 @@ async function main() {
           const counts = roundTrips[s.name];
           if (counts) results.at(-1)!.roundTrips = { avg: Number((counts.queries / counts.requests).toFixed(2)), max: counts.max };
         }
-        if (runLh) lighthouse = await lighthouseOf(appBase, auth.cookie);
+        if (runLh) lighthouse = await lighthouseOf(appBase, auth.cookie, bench.tenant);
       } finally {
         await app.stop();
       }
@@ -501,7 +501,7 @@ async function main() {
       const app = await startApp(start, db, secret, false);
       try {
         const auth = await signInBench(`http://127.0.0.1:${app.port}`, bench);
-        lighthouse = await lighthouseOf(`http://127.0.0.1:${app.port}`, auth.cookie);
+        lighthouse = await lighthouseOf(`http://127.0.0.1:${app.port}`, auth.cookie, bench.tenant);
       } finally {
         await app.stop();
       }
@@ -518,7 +518,7 @@ async function main() {
   }
 }
 
-async function lighthouseOf(base: string, cookie: string): Promise<LighthouseResult[] | null> {
+async function lighthouseOf(base: string, cookie: string, tenant: string): Promise<LighthouseResult[] | null> {
   if (!chromePath()) {
     console.log('lighthouse: skipped, no Chromium (set CHROME_PATH)');
     return null;
@@ -527,7 +527,8 @@ async function lighthouseOf(base: string, cookie: string): Promise<LighthouseRes
     [
       { name: 'login', url: `${base}${LOGIN_PAGE}` },
       { name: 'list page', url: `${base}/de/${LIST.page}`, cookie },
-      { name: 'THG display', url: `${base}${THG_PAGE}` },
+      // The bench tenant's own display (the demo's link, THG_PAGE, exists only where the demo data was seeded).
+      { name: 'THG display', url: `${base}/de/thg-anzeige/${benchThgToken(tenant)}` },
     ],
     log,
   );

@@ -87,7 +87,7 @@ export function setUpRendering({ assets, cacheViews, i18n: i18nInstance, idleMs,
       // (a view path: the public THG display's, which carries nothing of the visitor so that it can be cached).
       const wanted = (locals as { layout?: string }).layout;
       const layout = wanted && wanted !== 'public' ? wanted : wanted === 'public' || !user ? 'public' : 'layout';
-      const html = templates.render(layout, Object.assign(Object.create(data), { body }));
+      const html = templates.render(layout, { ...data, body });
       // The page depends on the session, theme and sidebar cookies (it is no-store anyway: src/http/security.ts).
       res.vary('Cookie');
       res.type('html').send(html);

@@ -57,7 +57,7 @@ if (args.help) {
   --reports          only the large report: latency of simple requests with and without a year's Mengenbilanz running
   --search           only the search: EXPLAIN ANALYZE of the list page with the indexed search and with ILIKE, some words
   --profile          only a CPU profile (node --cpu-prof) of the list page under load, summed by owner (package, app folder)
-  --server DIR       with --profile: the compiled server of another checkout (its own build), e.g. the commit before a change
+  --server DIR       with --profile or --exports: the compiled server of another checkout (its own build), e.g. the commit before a change
 environment: BENCH_DATABASE_URL (default ${DEFAULT_PG_URL}), BENCH_PGLITE_DIR (default ${DEFAULT_PGLITE_DIR}), CHROME_PATH`);
   process.exit(0);
 }
@@ -559,7 +559,8 @@ function reportExports(...summaries: ExportSummary[]) {
 
 /** Three exports of a format on a server started for them alone (its peak memory is the export's own). */
 async function exportsOnFreshServer(start: ReturnType<typeof npmStartCommand>, db: BenchDb, secret: string, bench: Prepared, format: ExportFormat): Promise<ExportSummary> {
-  const app = await startApp(start, db, secret, false);
+  // --exports --server DIR: another checkout's build, for a before/after of the exports' memory.
+  const app = await startApp(start, db, secret, false, { cwd: args.server ? path.resolve(args.server) : ROOT });
   try {
     const base = `http://127.0.0.1:${app.port}`;
     const auth = await signInBench(base, bench);

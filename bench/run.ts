@@ -590,6 +590,23 @@ function cpuTicks(pid: number): number {
   return ticks;
 }
 
+/** CPU ticks of the PostgreSQL server's processes on this machine (its backends, the postmaster, the rest). */
+function databaseTicks(): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks;
+}
+
 /**
  * --profile: the list page under load (WARMUP + DURATION s at CONNECTIONS) on a server with `--cpu-prof` and one
  * worker, so one profile holds every page's work; then that profile summed by owner, and the busy CPU time per page.
@@ -607,9 +624,10 @@ async function profileList(start: ReturnType<typeof npmStartCommand>, db: BenchD
   const worker = summaries.sort((a, b) => b.busyMs - a.busyMs)[0];
   if (!worker) throw new Error(`no profile written to ${dir}`);
   const perPage = plain.cpuMs / plain.requests;
+  const dbPerPage = plain.dbCpuMs === null ? null : plain.dbCpuMs / plain.requests;
   console.log(
     `\n${cwd}: ${plain.requests} list pages in ${DURATION} s (${(plain.requests / DURATION).toFixed(0)} req/s, one worker): ${perPage.toFixed(2)} ms of CPU per page ` +
-      `(user + system, every process and thread of the server). With the profiler: ${(profiled.requests / DURATION).toFixed(0)} req/s; ` +
+      `(user + system, every process and thread of the server)${dbPerPage === null ? '' : `, and ${dbPerPage.toFixed(2)} ms of the database's`}. With the profiler: ${(profiled.requests / DURATION).toFixed(0)} req/s; ` +
       `the serving thread ${worker.busyMs} ms busy, ${worker.idleMs} ms idle:`,
   );
   console.log(table(['owner (self time)', 'ms', '% of busy'], worker.shares.map((x) => [x.owner, String(x.ms), x.percent.toFixed(1)])));
@@ -619,7 +637,7 @@ async function profileList(start: ReturnType<typeof npmStartCommand>, db: BenchD
     const key = args.server ? `profile:${path.basename(cwd)}` : 'profile';
     runs[db.kind] = {
       ...runs[db.kind],
-      [key]: { date: new Date().toISOString(), machine: machine(), server: path.relative(ROOT, cwd) || '.', requests: plain.requests, requestsPerSecond: Math.round(plain.requests / DURATION), cpuMsPerPage: Number(perPage.toFixed(2)), profile: worker },
+      [key]: { date: new Date().toISOString(), machine: machine(), server: path.relative(ROOT, cwd) || '.', requests: plain.requests, requestsPerSecond: Math.round(plain.requests / DURATION), cpuMsPerPage: Number(perPage.toFixed(2)), databaseCpuMsPerPage: dbPerPage === null ? null : Number(dbPerPage.toFixed(2)), profile: worker },
     };
     res.runs = runs;
   });
@@ -635,12 +653,15 @@ async function cpuUnderLoad(start: ReturnType<typeof npmStartCommand>, db: Bench
     log(`${nodeArgs.length ? 'profiling' : 'measuring'} ${cwd}: list page, ${WARMUP} + ${DURATION} s at ${CONNECTIONS} connections`);
     if (WARMUP > 0) await load(base, list, WARMUP);
     const ticks = cpuTicks(app.child.pid!);
+    const dbTicks = db.kind === 'postgres' ? databaseTicks() : 0;
     const window: [number, number] = [Number(process.hrtime.bigint() / 1000n), 0];
     const r = await load(base, list, DURATION);
     window[1] = Number(process.hrtime.bigint() / 1000n);
     const cpuMs = ((cpuTicks(app.child.pid!) - ticks) * 1000) / CLOCK_TICKS;
+    // Backends that ended during the window take their ticks with them: the pool keeps its connections meanwhile.
+    const dbCpuMs = db.kind === 'postgres' ? ((databaseTicks() - dbTicks) * 1000) / CLOCK_TICKS : null;
     if (r.non2xx || r.errors) throw new Error(`list page: ${r.non2xx} answers other than 2xx, ${r.errors} errors`);
-    return { requests: r.requests.total, cpuMs, window };
+    return { requests: r.requests.total, cpuMs, dbCpuMs, window };
   } finally {
     await app.stop();
   }

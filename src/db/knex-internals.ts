@@ -13,7 +13,10 @@
 //   acquireConnection(), releaseConnection(conn) and _query(conn, obj) setting obj.response; knex builds each
 //   transaction's client from the class, so only a subclass reaches them (src/db/knex.ts);
 // - knex-pglite's client: a `pglite` property, a response shaped like PGlite's results with `affectedRows`;
-// - knex.client.pool (tarn): numPendingAcquires() and numUsed(), for closing without aborting waiting work.
+// - knex.client.pool (tarn): numPendingAcquires() and numUsed(), for closing without aborting waiting work;
+// - a builder's options({…}) reach the client's _query as `obj.options`, which the pg client hands to pg's
+//   query config (where `name` makes pg prepare the statement once per connection and execute it after).
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
 
@@ -76,8 +79,49 @@ export const isTransaction = (knex: Knex | Knex.Transaction): knex is Knex.Trans
 interface QueryObject {
   sql: string;
   bindings?: unknown[];
+  options?: Record<string, unknown>;
   response?: unknown;
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Prepared statements
+
+/** The option prepared() sets; the client turns it into a statement name (and pg never sees it). */
+const PREPARE = 'portalPrepare';
+
+/**
+ * Marks a query that runs on every page with the same text (the session's read, a list page's statement, its
+ * filter choices) to be prepared on PostgreSQL: parsed, analysed and rewritten (row-level security included)
+ * once per connection, and planned once when the planner finds its generic plan as good as a custom one. On
+ * 2026-11-27 that work, redone for every unnamed statement, was most of the database's CPU per list page
+ * (bench/README.md). Only for queries whose text takes a bounded number of shapes: values must be bindings.
+ * The embedded database ignores the mark (PGlite has no named statements).
+ */
+export function prepared<Q extends Knex.QueryBuilder>(qb: Q): Q {
+  return qb.options({ [PREPARE]: true }) as Q;
+}
+
+/**
+ * How many statements one connection keeps prepared: the page statements of the lists, their filter choices
+ * and the session's read, in the shapes their filters and sorts give, fit many times over. Past it a query runs
+ * unnamed as before, so a query text that varies by mistake costs the server no memory.
+ */
+export const PREPARED_PER_CONNECTION = 200;
+const preparedOn = new WeakMap<object, Set<string>>();
+
+/** The statement name for `sql` on this connection, or undefined when the connection has no room left. */
+function statementName(connection: object, sql: string): string | undefined {
+  const name = `portal_${createHash('sha1').update(sql).digest('base64url')}`;
+  let names = preparedOn.get(connection);
+  if (!names) preparedOn.set(connection, (names = new Set()));
+  if (names.has(name)) return name;
+  if (names.size >= PREPARED_PER_CONNECTION) return undefined;
+  names.add(name);
+  return name;
+}
+
+/** The names this connection has prepared (for the tests). */
+export const preparedNames = (connection: object): ReadonlySet<string> => preparedOn.get(connection) ?? new Set();
 interface TransactionInternals {
   begin(conn: unknown): Promise<unknown>;
   query(conn: unknown, sql: string): Promise<unknown>;
@@ -141,6 +185,11 @@ export function extendClient<C extends ClientClass>(Base: C, kind: 'postgres' | 
     }
 
     _query(connection: unknown, obj: QueryObject) {
+      if (obj.options?.[PREPARE]) {
+        const { [PREPARE]: _, ...options } = obj.options;
+        const name = kind === 'postgres' ? statementName(connection as object, obj.sql) : undefined;
+        obj.options = name ? { ...options, name } : options;
+      }
       if (kind === 'pglite' && obj.sql.startsWith(BEGIN_PREFIX) && !obj.bindings?.length) {
         // knex-pglite's processResponse reads PGlite's result shape, with affectedRows.
         return (connection as { exec(sql: string): Promise<unknown[]> }).exec(obj.sql).then((results) => {

@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { currentUserColumns, toCurrentUser, type CurrentUser } from '../auth/current-user.js';
 import type { Clock } from '../clock.js';
 import { affectedRows } from '../db/knex.js';
+import { prepared } from '../db/knex-internals.js';
 import { partsIn } from './format.js';
 
 /** Sessions end after 8 hours whatever the activity (OWASP ASVS 3.3.4). */
@@ -72,13 +73,14 @@ export class KnexSessionStore extends session.Store {
     // Messages are valid by German days, as every date of the portal.
     const p = partsIn('Europe/Berlin', now);
     const heute = `${p.year}-${p.month}-${p.day}`;
-    const row = await this.knex('sessions as s')
+    // Prepared: every signed-in request sends this same text.
+    const row = await prepared(this.knex('sessions as s')
       .joinRaw(`left join lateral (${user.toQuery()}) as u on true`)
       .where('s.sid', sid)
       .andWhere('s.expires_at', '>', now)
       .andWhere('s.created_at', '>', new Date(this.now() - SESSION_ABSOLUTE_MS))
       .first('s.sess', 'u.*', this.knex.raw(`s.sess->>'mandant' as nachrichten_mandant`),
-        this.knex.raw(`nachrichten_ungelesen(u.id, s.sess->>'mandant', ?::date) as nachrichten_ungelesen`, [heute]));
+        this.knex.raw(`nachrichten_ungelesen(u.id, s.sess->>'mandant', ?::date) as nachrichten_ungelesen`, [heute])));
     if (!row) return { sess: null, user: null };
     const sess = typeof row.sess === 'string' ? JSON.parse(row.sess) : row.sess;
     if (row.id == null) return { sess, user: null };

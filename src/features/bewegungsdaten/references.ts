@@ -3,6 +3,7 @@
 // master data whether movement data still refers to it (then it cannot be deleted, only deactivated).
 import type { Knex } from 'knex';
 import type { TenantScope } from '../../db/scope.js';
+import { prepared } from '../../db/knex-internals.js';
 import type { FieldError } from '../../http/errors.js';
 import type { ChoiceOptions, ListColumn } from '../../records/list/engine.js';
 
@@ -114,7 +115,7 @@ function referencePart(scope: TenantScope, field: ReferenceField, nr: string, ve
 
 /** Runs the parts as one statement (UNION ALL), in a stable order. */
 async function readParts([first, ...rest]: Part[]): Promise<MasterDataRow[]> {
-  return (await first.unionAll(rest, true).orderBy([{ column: 'kind' }, { column: 'field' }, { column: 'nr' }])) as MasterDataRow[];
+  return (await prepared(first.unionAll(rest, true).orderBy([{ column: 'kind' }, { column: 'field' }, { column: 'nr' }]))) as MasterDataRow[];
 }
 
 function choicesFrom(rows: MasterDataRow[]): Record<ReferenceField, ChoiceOptions> {

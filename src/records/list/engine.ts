@@ -5,6 +5,7 @@
 // own views) and the JSON API (`{data,total,page,pageSize}`) share it, so a list behaves the same everywhere.
 import type { Knex } from 'knex';
 import { TenantScope } from '../../db/scope.js';
+import { prepared } from '../../db/knex-internals.js';
 import type { FieldError } from '../../http/errors.js';
 import { countKey, recall, remember } from './counts.js';
 import type { Formatter } from '../../http/format.js';
@@ -449,13 +450,13 @@ export function pageStatement<R, S extends ListSource>(
   const count = countQuery(def, source, state, cap);
   const scope = followedScope(def, source);
   if (!scope) {
-    return source.scoped(knex.select('c.*', 'r.*').from(count.as('c')).joinRaw('left join lateral ? as r on true', [rowsQuery as unknown as Knex.Raw]));
+    return prepared(source.scoped(knex.select('c.*', 'r.*').from(count.as('c')).joinRaw('left join lateral ? as r on true', [rowsQuery as unknown as Knex.Raw])));
   }
   // Several tables (a status computed from linked records): the sum of their counters, which grows whenever one does.
   const tables = ([] as string[]).concat(def.countsFollow!);
   const one = 'coalesce((select stand from tabellenstaende where mandant = ? and tabelle = ?), 0)';
   const stand = knex.raw(`(select ${tables.map(() => one).join(' + ')} as __stand) as g`, tables.flatMap((table) => [scope.mandant, table]));
-  return scope.scoped(
+  return prepared(scope.scoped(
     knex
       .select('g.__stand', 'c.*', 'r.*')
       .from(stand)
@@ -463,7 +464,7 @@ export function pageStatement<R, S extends ListSource>(
       // then count anyway): on its own, its condition is a one-time filter that skips the count's plan.
       .joinRaw('left join lateral (select * from ? as cq where g.__stand is distinct from ?::bigint offset 0) as c on true', [count as unknown as Knex.Raw, knownStand ?? null])
       .joinRaw('left join lateral ? as r on true', [rowsQuery as unknown as Knex.Raw]),
-  );
+  ));
 }
 
 /**

@@ -91,11 +91,16 @@ const PREPARE = 'portalPrepare';
 
 /**
  * Marks a query that runs on every page with the same text (the session's read, a list page's statement, its
- * filter choices) to be prepared on PostgreSQL: parsed, analysed and rewritten (row-level security included)
- * once per connection, and planned once when the planner finds its generic plan as good as a custom one. On
- * 2026-11-27 that work, redone for every unnamed statement, was most of the database's CPU per list page
- * (bench/README.md). Only for queries whose text takes a bounded number of shapes: values must be bindings.
- * The embedded database ignores the mark (PGlite has no named statements).
+ * filter choices) to be prepared: parsed, analysed and rewritten (row-level security included) once per
+ * connection, and planned once when the planner finds its generic plan as good as a custom one. On 2026-11-27
+ * that work, redone for every unnamed statement, was most of the database's CPU per list page on PostgreSQL,
+ * and on the embedded database planning alone asked the file system for the size of every table and index
+ * the statement touches (bench/README.md). Only for queries whose text takes a bounded number of shapes:
+ * values must be bindings.
+ * - PostgreSQL: a named statement of pg (the protocol's Parse once, then Bind and Execute by name).
+ * - PGlite has no named statements in its API: the statement is prepared with SQL's PREPARE, and run by
+ *   EXECUTE with the values as literals (executeLiterals). Values that are not plain text, numbers, booleans or
+ *   instants run the query unnamed, as before.
  */
 export function prepared<Q extends Knex.QueryBuilder>(qb: Q): Q {
   return qb.options({ [PREPARE]: true }) as Q;
@@ -109,15 +114,45 @@ export function prepared<Q extends Knex.QueryBuilder>(qb: Q): Q {
 export const PREPARED_PER_CONNECTION = 200;
 const preparedOn = new WeakMap<object, Set<string>>();
 
-/** The statement name for `sql` on this connection, or undefined when the connection has no room left. */
-function statementName(connection: object, sql: string): string | undefined {
-  const name = `portal_${createHash('sha1').update(sql).digest('base64url')}`;
+/**
+ * The statement name for `sql` on this connection and whether it is new there (to be prepared now), or
+ * undefined when the connection has no room left.
+ */
+function statementName(connection: object, sql: string): { name: string; fresh: boolean } | undefined {
+  const name = `portal_${createHash('sha1').update(sql).digest('hex')}`;
   let names = preparedOn.get(connection);
   if (!names) preparedOn.set(connection, (names = new Set()));
-  if (names.has(name)) return name;
+  if (names.has(name)) return { name, fresh: false };
   if (names.size >= PREPARED_PER_CONNECTION) return undefined;
   names.add(name);
-  return name;
+  return { name, fresh: true };
+}
+
+/**
+ * The values as SQL literals for EXECUTE (PGlite), or undefined when one of them is not a plain scalar. Every
+ * value is a quoted literal of unknown type, which EXECUTE gives the parameter's type exactly as the driver's
+ * text parameter would be (an instant as PGlite sends it: ISO 8601 in UTC). A string holding a backslash or
+ * NUL is left to the driver: with standard_conforming_strings (PostgreSQL's default, never changed here)
+ * doubling the quotes is the whole escaping, and refusing the rest keeps that true whatever a setting says.
+ */
+export function executeLiterals(values: readonly unknown[]): string[] | undefined {
+  const out: string[] = [];
+  for (const v of values) {
+    let text: string;
+    if (v === null || v === undefined) {
+      out.push('NULL');
+      continue;
+    }
+    if (typeof v === 'string') text = v;
+    else if (typeof v === 'number' && Number.isFinite(v)) text = String(v);
+    else if (typeof v === 'bigint') text = String(v);
+    else if (typeof v === 'boolean') text = v ? 'true' : 'false';
+    else if (v instanceof Date && !Number.isNaN(v.getTime())) text = v.toISOString();
+    else return undefined;
+    if (/[\\\0]/.test(text)) return undefined;
+    out.push(`'${text.replace(/'/g, "''")}'`);
+  }
+  return out;
 }
 
 /** The names this connection has prepared (for the tests). */
@@ -187,8 +222,32 @@ export function extendClient<C extends ClientClass>(Base: C, kind: 'postgres' | 
     _query(connection: unknown, obj: QueryObject) {
       if (obj.options?.[PREPARE]) {
         const { [PREPARE]: _, ...options } = obj.options;
-        const name = kind === 'postgres' ? statementName(connection as object, obj.sql) : undefined;
-        obj.options = name ? { ...options, name } : options;
+        obj.options = options;
+        if (kind === 'postgres') {
+          const statement = statementName(connection as object, obj.sql);
+          if (statement) obj.options = { ...options, name: statement.name };
+        } else {
+          const literals = executeLiterals(obj.bindings ?? []);
+          const statement = literals && statementName(connection as object, obj.sql);
+          if (literals && statement) {
+            const { name, fresh } = statement;
+            const sql = obj.sql;
+            obj.sql = `EXECUTE ${name}(${literals.join(', ')})`;
+            obj.bindings = [];
+            if (fresh) {
+              // PGlite runs one thing at a time in order, and knex holds its one connection for the transaction:
+              // nothing can EXECUTE the name between this PREPARE and the query below.
+              const pglite = connection as { exec(sql: string): Promise<unknown> };
+              return pglite.exec(`PREPARE ${name} AS ${sql}`).then(
+                () => super._query(connection, obj),
+                (err) => {
+                  preparedOn.get(connection as object)?.delete(name);
+                  throw err;
+                },
+              );
+            }
+          }
+        }
       }
       if (kind === 'pglite' && obj.sql.startsWith(BEGIN_PREFIX) && !obj.bindings?.length) {
         // knex-pglite's processResponse reads PGlite's result shape, with affectedRows.

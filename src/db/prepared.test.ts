@@ -62,13 +62,40 @@ describe.skipIf(!baseUrl)('prepared statements on PostgreSQL', () => {
 });
 
 describe('prepared() on the embedded database', () => {
-  it('answers as an unmarked query would (PGlite has no named statements)', async () => {
-    const { knex } = createDatabase({ kind: 'pglite', dir: null });
-    try {
-      expect(await prepared(knex.select(knex.raw('?::int * 3 as tripled', [5])))).toEqual([{ tripled: 15 }]);
-      expect(await prepared(knex.select(knex.raw('?::int * 3 as tripled', [7])))).toEqual([{ tripled: 21 }]);
-    } finally {
-      await knex.destroy();
-    }
+  let knex: Knex;
+  beforeAll(() => {
+    knex = createDatabase({ kind: 'pglite', dir: null }).knex;
+  });
+  afterAll(() => knex?.destroy());
+
+  const statements = async () =>
+    ((await knex.raw('select name, statement from pg_prepared_statements')) as { rows: { name: string; statement: string }[] }).rows;
+
+  it('prepares the statement once (SQL PREPARE) and executes it by name with each call’s values', async () => {
+    const query = (n: number) => prepared(knex.select(knex.raw('?::int * 3 as tripled', [n])));
+    expect(await query(5)).toEqual([{ tripled: 15 }]);
+    expect(await query(7)).toEqual([{ tripled: 21 }]);
+    const named = (await statements()).filter((s) => s.statement.includes('tripled'));
+    expect(named).toHaveLength(1);
+    expect(named[0].name).toMatch(/^portal_[0-9a-f]{40}$/);
+  });
+
+  it('gives text, quotes, numbers, booleans, instants and NULL the values they have unprepared', async () => {
+    const at = new Date('2026-11-27T10:15:30.123Z');
+    const values = ["O'Brien; drop table x --", 'Ä €', 42, -1.5, true, false, at, null];
+    const sql = '?::text as t, ?::text as u, ?::int as i, ?::numeric as n, ?::boolean as b, ?::boolean as f, ?::timestamptz as at, ?::text as nothing';
+    const plain = await knex.select(knex.raw(sql, values));
+    const twice = [await prepared(knex.select(knex.raw(sql, values))), await prepared(knex.select(knex.raw(sql, values)))];
+    expect(twice).toEqual([plain, plain]);
+    expect(plain[0]).toMatchObject({ t: "O'Brien; drop table x --", u: 'Ä €', i: 42, b: true, f: false, nothing: null });
+  });
+
+  it('runs a query unprepared when a value is not a plain scalar or holds a backslash', async () => {
+    const before = (await statements()).length;
+    expect(await prepared(knex.select(knex.raw('?::text as path', ['C:\\temp'])))).toEqual([{ path: 'C:\\temp' }]);
+    expect(await prepared(knex.select(knex.raw('?::jsonb as doc', [JSON.stringify({ a: 1 })])))).toEqual([{ doc: { a: 1 } }]);
+    expect(await prepared(knex.select(knex.raw('?::bytea as raw', [Buffer.from('hi')])))).toHaveLength(1);
+    // The JSON text is a plain string (prepared); the backslash and the buffer ran unnamed.
+    expect((await statements()).length).toBe(before + 1);
   });
 });

@@ -332,7 +332,8 @@ function writeResults(update: (r: Record<string, unknown>) => void) {
 // ------------------------------------------------------------------------------------------------- main
 
 async function chooseDb(): Promise<BenchDb> {
-  const dir = process.env.BENCH_PGLITE_DIR ?? DEFAULT_PGLITE_DIR;
+  // Absolute: a server started in another checkout (--server) must open this database, not one of its own.
+  const dir = path.resolve(ROOT, process.env.BENCH_PGLITE_DIR ?? DEFAULT_PGLITE_DIR);
   if (args.embedded) return { kind: 'pglite', dir, note: 'embedded database (PGlite), as asked with --embedded' };
   const url = process.env.BENCH_DATABASE_URL ?? DEFAULT_PG_URL;
   const pg = await resolvePostgres(url);

@@ -35,6 +35,19 @@ function viewsBelow(dir: string): Set<string> {
   return files;
 }
 
+/**
+ * The includer's locals and the include's own data in one new object without a prototype (own data wins), as
+ * Object.assign(Object.create(null), locals, own) would make it. A for-in loop: three times faster than
+ * Object.assign for the forty locals of a page (which inherit nothing enumerable: they are object literals or
+ * copies like this one), and a list page makes about thirty includes.
+ */
+function flatCopy(locals: Locals, own: Locals | undefined): Locals {
+  const child: Locals = Object.create(null);
+  for (const key in locals) child[key] = locals[key];
+  if (own) for (const key in own) child[key] = own[key];
+  return child;
+}
+
 export class Templates {
   private readonly compiled = new Map<string, Compiled>();
   private readonly resolved = new Map<string, string>();
@@ -94,8 +107,7 @@ export class Templates {
       // (__append, escapeFn, globals) is first looked for in the locals, through their whole prototype chain, and
       // a chain of includes made each of those lookups longer (measured: the views' own time grew more than
       // the copies saved).
-      const child: Locals = Object.assign(Object.create(null), locals, own);
-      return this.run(this.resolve(file, name), child);
+      return this.run(this.resolve(file, name), flatCopy(locals, own));
     };
     try {
       return fn(locals);

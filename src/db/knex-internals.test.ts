@@ -70,6 +70,12 @@ describe('query builders: _method and _single.lock', () => {
     expect(isPlainRead(knex('t').delete())).toBe(false);
   });
 
+  it('hands what options() sets to the client with the compiled query (prepared() marks statements so)', () => {
+    const compiled = knex('t').select('a').options({ mark: true }).toSQL() as unknown as { options: Record<string, unknown> };
+    expect(compiled.options).toEqual({ mark: true });
+    expect((knex('t').select('a').toSQL() as unknown as { options: Record<string, unknown> }).options).toEqual({});
+  });
+
   it('marks transactions with isTransaction', async () => {
     expect(isTransaction(knex)).toBe(false);
     await knex.transaction(async (trx) => expect(isTransaction(trx)).toBe(true));

@@ -155,8 +155,6 @@ export function executeLiterals(values: readonly unknown[]): string[] | undefine
   return out;
 }
 
-/** The names this connection has prepared (for the tests). */
-export const preparedNames = (connection: object): ReadonlySet<string> => preparedOn.get(connection) ?? new Set();
 interface TransactionInternals {
   begin(conn: unknown): Promise<unknown>;
   query(conn: unknown, sql: string): Promise<unknown>;

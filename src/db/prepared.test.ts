@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from './knex.js';
-import { PREPARED_PER_CONNECTION, prepared } from './knex-internals.js';
+import { executeLiterals, PREPARED_PER_CONNECTION, prepared } from './knex-internals.js';
 import { createPostgresDatabase } from '../testing/database.js';
 
 const baseUrl = process.env.TEST_DATABASE_URL;
@@ -13,6 +13,21 @@ async function preparedOnConnection(trx: Knex.Transaction): Promise<Map<string, 
   const { rows } = (await trx.raw('select name, statement from pg_prepared_statements')) as { rows: { name: string; statement: string }[] };
   return new Map(rows.map((r) => [r.name, r.statement]));
 }
+
+describe('executeLiterals: the values EXECUTE gets as literals on PGlite', () => {
+  it('quotes text (quotes doubled), numbers, booleans and instants, and writes NULL bare', () => {
+    expect(executeLiterals(["O'Brien", 42, -1.5, 7n, true, false, new Date('2026-11-27T10:15:30.123Z'), null, undefined])).toEqual([
+      "'O''Brien'", "'42'", "'-1.5'", "'7'", "'true'", "'false'", "'2026-11-27T10:15:30.123Z'", 'NULL', 'NULL',
+    ]);
+    expect(executeLiterals([])).toEqual([]);
+  });
+
+  it('refuses (the query then runs unnamed) anything it cannot write safely', () => {
+    for (const value of ['C:\\temp', 'a\0b', Number.NaN, Number.POSITIVE_INFINITY, new Date('no date'), Buffer.from('x'), ['a'], { a: 1 }]) {
+      expect(executeLiterals(['fine', value]), String(value)).toBeUndefined();
+    }
+  });
+});
 
 describe.skipIf(!baseUrl)('prepared statements on PostgreSQL', () => {
   let knex: Knex;
@@ -88,6 +103,14 @@ describe('prepared() on the embedded database', () => {
     const twice = [await prepared(knex.select(knex.raw(sql, values))), await prepared(knex.select(knex.raw(sql, values)))];
     expect(twice).toEqual([plain, plain]);
     expect(plain[0]).toMatchObject({ t: "O'Brien; drop table x --", u: 'Ä €', i: 42, b: true, f: false, nothing: null });
+  });
+
+  it('reports a statement the database refuses as the database says, every time, and goes on serving', async () => {
+    const broken = () => prepared(knex.select(knex.raw('?::int as n from no_such_table', [1])));
+    await expect(broken()).rejects.toThrow(/no_such_table/);
+    // Not "prepared statement … does not exist": a PREPARE that failed is not taken for done.
+    await expect(broken()).rejects.toThrow(/no_such_table/);
+    expect(await prepared(knex.select(knex.raw('?::int as n', [1])))).toEqual([{ n: 1 }]);
   });
 
   it('runs a query unprepared when a value is not a plain scalar or holds a backslash', async () => {

@@ -13,6 +13,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
 import { isPlainRead, isTransaction, routeQuery, sendsBeginWith } from './knex-internals.js';
 import { applyTenantSettings, assertTenantId, TENANT_BEGIN } from './rls.js';
+import { rememberWhileStand } from './stand-cache.js';
 
 export type StandortScope = 'all' | readonly string[];
 
@@ -125,13 +126,29 @@ export class TenantRequest {
   /** null inside scope.transaction(): its queries run in the transaction. */
   readonly reads: TenantReads | null;
   private readonly memos = new Map<string, Promise<unknown>>();
+  /**
+   * The tenant's master-data stand as the session's read found it (src/db/stand-cache.ts), until this
+   * request writes anything: from then on its reads may see what it wrote, which the stand does not count.
+   */
+  private stand: string | null;
 
   constructor(
     knex: Knex | Knex.Transaction,
     readonly mandant: string,
+    stammdatenStand: string | null = null,
   ) {
     assertTenantId(mandant);
     this.reads = isTransaction(knex) ? null : new TenantReads(knex, mandant);
+    this.stand = this.reads ? stammdatenStand : null;
+  }
+
+  get stammdatenStand(): string | null {
+    return this.stand;
+  }
+
+  /** Called before every write of the request's scopes. */
+  writing(): void {
+    this.stand = null;
   }
 
   /** The value of `key` for this request: `compute` runs for the first caller; a failure is not kept. */
@@ -177,6 +194,18 @@ export class TenantScope {
     return this.shared.memo(`${standorteKey(this.standorte)}|${key}`, compute);
   }
 
+  /**
+   * A value read from the master tables (partners, locations, products) only, kept by this process across
+   * requests and reused while the tenant's master-data stand is where it was (src/db/stand-cache.ts); per
+   * request (memo) when the stand is not known (no session, or the request has written). The value is frozen:
+   * callers copy what they change. The key holds tenant and location scope, so no value crosses either.
+   */
+  memoWhileStammdaten<T extends object>(key: string, compute: () => Promise<T>): Promise<T> {
+    const stand = this.shared.stammdatenStand;
+    if (stand === null) return this.memo(key, compute);
+    return this.memo(key, () => rememberWhileStand([this.mandant, standorteKey(this.standorte), key], stand, compute));
+  }
+
   /** A query on a tenant-owned table, already limited to this tenant. `alias` names the table in joins. */
   table<T extends object = Record<string, unknown>>(name: string, alias = name): Knex.QueryBuilder<T> {
     return this.bound(this.knex<T>({ [alias]: name } as unknown as string).where(`${alias}.mandant`, this.mandant) as Knex.QueryBuilder<T>);
@@ -219,6 +248,7 @@ export class TenantScope {
 
   /** Runs `fn` in one transaction with the same scope, as the app role in this tenant (nested: a savepoint). */
   transaction<R>(fn: (scope: TenantScope) => Promise<R>): Promise<R> {
+    this.shared.writing();
     const body = (trx: Knex.Transaction) => openTransaction.run({ trx, mandant: this.mandant }, () => fn(new TenantScope(trx, this.mandant, this.standorte)));
     if (isTransaction(this.knex)) return this.knex.transaction(body);
     const open = this.openTransaction();
@@ -252,6 +282,7 @@ export class TenantScope {
       const open = this.openTransaction();
       if (open) return runIn(open);
       if (plainRead && this.reads) return this.reads.run(runIn);
+      this.shared.writing();
       return beginTenant(this.knex as Knex, this.mandant, runIn);
     }, 'Tenant queries stream only inside scope.transaction()');
   }

@@ -8,6 +8,7 @@ import passport, { type PassportStatic } from 'passport';
 import { Strategy as LocalStrategy } from 'passport-local';
 import { loadCurrentUser, principalFor } from '../auth/current-user.js';
 import type { AccountService, CredentialResult } from '../auth/services.js';
+import type { SessionUser } from './session-store.js';
 
 /** What the local strategy hands the login route besides the user: why it failed, or that a code is due. */
 export type LoginInfo = Exclude<CredentialResult, { kind: 'ok' }> | { kind: 'mfa'; userId: number };
@@ -62,8 +63,10 @@ export function setUpAuthentication(instance: PassportStatic): RequestHandler[] 
       res.locals.mandant = user ? mandant : null;
       res.locals.principal = user ? principalFor(user, mandant) : null;
       // The header's unread count, read with the session for the session's tenant (session-store.ts).
-      const ungelesen = (user as { nachrichtenUngelesen?: { mandant: string; anzahl: number } } | null)?.nachrichtenUngelesen;
+      const { nachrichtenUngelesen: ungelesen, stammdatenStand: stand } = (user ?? {}) as SessionUser;
       res.locals.nachrichtenUngelesen = ungelesen && ungelesen.mandant === mandant ? ungelesen.anzahl : null;
+      // Likewise the tenant's master-data stand, for the choices kept across requests (src/db/stand-cache.ts).
+      res.locals.stammdatenStand = stand && stand.mandant === mandant ? stand.stand : null;
       next();
     },
   ];

@@ -20,7 +20,11 @@ type Callback = (err?: unknown) => void;
  * statement (nachrichten_ungelesen(), migrations/20261202000000_nachrichten.ts), so the header's count costs no
  * round trip. undefined when the user was loaded without a session (sign-in, API tokens).
  */
-export type SessionUser = CurrentUser & { nachrichtenUngelesen?: { mandant: string; anzahl: number } };
+export type SessionUser = CurrentUser & {
+  nachrichtenUngelesen?: { mandant: string; anzahl: number };
+  /** The session's tenant's master-data stand (src/db/stand-cache.ts), read in the same statement. */
+  stammdatenStand?: { mandant: string; stand: string };
+};
 
 /** A user read with its session, waiting for passport's deserializeUser in the same request. */
 interface Handed {
@@ -79,13 +83,15 @@ export class KnexSessionStore extends session.Store {
       .where('s.sid', sid)
       .andWhere('s.expires_at', '>', now)
       .andWhere('s.created_at', '>', new Date(this.now() - SESSION_ABSOLUTE_MS))
-      .first('s.sess', 'u.*', this.knex.raw(`s.sess->>'mandant' as nachrichten_mandant`),
-        this.knex.raw(`nachrichten_ungelesen(u.id, s.sess->>'mandant', ?::date) as nachrichten_ungelesen`, [heute])));
+      .first('s.sess', 'u.*', this.knex.raw(`s.sess->>'mandant' as sitzung_mandant`),
+        this.knex.raw(`nachrichten_ungelesen(u.id, s.sess->>'mandant', ?::date) as nachrichten_ungelesen`, [heute]),
+        this.knex.raw(`stammdaten_stand(u.id, s.sess->>'mandant') as stammdaten_stand`)));
     if (!row) return { sess: null, user: null };
     const sess = typeof row.sess === 'string' ? JSON.parse(row.sess) : row.sess;
     if (row.id == null) return { sess, user: null };
     const found: SessionUser = toCurrentUser(row);
-    if (row.nachrichten_ungelesen != null) found.nachrichtenUngelesen = { mandant: String(row.nachrichten_mandant), anzahl: Number(row.nachrichten_ungelesen) };
+    if (row.nachrichten_ungelesen != null) found.nachrichtenUngelesen = { mandant: String(row.sitzung_mandant), anzahl: Number(row.nachrichten_ungelesen) };
+    if (row.stammdaten_stand != null) found.stammdatenStand = { mandant: String(row.sitzung_mandant), stand: String(row.stammdaten_stand) };
     return { sess, user: found };
   }
 

@@ -130,8 +130,10 @@ const FIELDS = Object.keys(REFERENCES) as ReferenceField[];
  * Choices of partners, locations and products (number · name), in one query. Locations are limited to the
  * scope's; `activeOnly` leaves out deactivated records (new entries), filters offer all (old entries).
  */
-export async function masterDataChoices(scope: TenantScope, opts: { activeOnly: boolean }): Promise<Record<ReferenceField, ChoiceOptions>> {
-  return choicesFrom(await readParts(FIELDS.map((f) => choicePart(scope, f, opts.activeOnly))));
+export function masterDataChoices(scope: TenantScope, opts: { activeOnly: boolean }): Promise<Record<ReferenceField, ChoiceOptions>> {
+  // Kept across requests while the master data is unchanged (src/db/stand-cache.ts): frozen, callers copy.
+  return scope.memoWhileStammdaten(`bewegungsdaten:choices:${opts.activeOnly}`, async () =>
+    choicesFrom(await readParts(FIELDS.map((f) => choicePart(scope, f, opts.activeOnly)))));
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { SessionData } from 'express-session';
 import type { Clock } from '../clock.js';
 import { audit } from '../db/audit.js';
-import type { KnexSessionStore } from '../http/session-store.js';
+import type { KnexSessionStore, SessionUser } from '../http/session-store.js';
 import { findUserForLogin, loadCurrentUser, type CurrentUser } from './current-user.js';
 import { verifyCode } from './mfa.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -105,11 +105,12 @@ export class AccountService {
   }
 
   /** The user behind a Bearer token, if its session is still alive (also keeps it alive). */
-  async userForToken(token: string, passive = false): Promise<{ user: CurrentUser; sid: string; mandant: string | null } | null> {
+  /** `mandant`: the tenant the call names (X-Mandant), whose master-data stand is read with the session. */
+  async userForToken(token: string, passive = false, mandant: string | null = null): Promise<{ user: SessionUser; sid: string; mandant: string | null } | null> {
     const claims = await this.tokens.verifyAccess(token);
     if (!claims) return null;
     // Session and user in one round trip.
-    const { sess, user } = await this.store.loadWithUser(claims.sid);
+    const { sess, user } = await this.store.loadWithUser(claims.sid, mandant);
     if (!sess || sess.passport?.user !== Number(claims.sub)) return null;
     if (!user || user.id !== Number(claims.sub) || user.status !== 'active') return null;
     if (!passive) await new Promise<void>((resolve) => this.store.touch(claims.sid, sess, () => resolve()));

@@ -69,6 +69,8 @@ describe('database round trips per request', () => {
     // three: session and user, BEGIN, the page (the COMMIT goes out after the answer).
     expect(seen.list.max).toBe(4);
     expect(seen['list filtered, sorted, paged'].max).toBe(3);
+    // The API reads the stand for its X-Mandant with the token's session: the same three.
+    expect(seen['list API'].max).toBe(3);
     // The dashboard: session and user (with the header's unread count), then its own two: BEGIN with the tenant
     // settings, and one statement for every figure (docs/decisions.md "Dashboard").
     expect(seen.dashboard.max).toBe(3);

@@ -53,6 +53,17 @@ describe('choices kept while the master data stands still', () => {
     expect((await options(agent, 'partnerNr')).has('TPSTAND')).toBe(false);
   });
 
+  it('take a partner added through the API into the filter check of the API at once (the stand read for X-Mandant)', async () => {
+    const filtered = () => request(t.app).get('/api/einlieferungen?partnerNr=TPAPI').set(bearer);
+    const unknown = await filtered();
+    expect(unknown.status).toBe(400);
+    expect((await filtered()).status).toBe(400);
+    expect((await request(t.app).post('/api/tauschpartner').set(bearer).send({ nr: 'TPAPI', name: 'Api Erst GmbH', plz: '20457', stadt: 'Hamburg', land: 'Deutschland' })).status).toBe(201);
+    const known = await filtered();
+    expect(known.status).toBe(200);
+    expect(known.body.total).toBe(0);
+  });
+
   it('are never handed to another tenant or to a user with other locations', async () => {
     const partnersOf = async (mandant: string) => {
       const rows = await t.db.knex.transaction(async (trx) => {

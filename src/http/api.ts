@@ -8,6 +8,7 @@ import { bearerToken, type TokenProblem, type TokenService } from '../auth/token
 import { HttpError } from './errors.js';
 import { DEFAULT_LANG, requestedLanguage, useLanguage } from './i18n.js';
 import { isPassiveCheck } from './session.js';
+import type { SessionUser } from './session-store.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -39,7 +40,7 @@ export function apiAuthentication(accounts: AccountService, keys?: KeyAuthentica
       return keys!(apiKey, req, res, next);
     }
     const token = bearerToken(header);
-    const found = token ? await accounts.userForToken(token, isPassiveCheck(req)) : null;
+    const found = token ? await accounts.userForToken(token, isPassiveCheck(req), namedTenant(req) || null) : null;
     if (!found) return next(new HttpError(401, 'SESSION_EXPIRED', 'account:errors.sessionExpired'));
     req.user = found.user;
     req.apiSid = found.sid;
@@ -95,9 +96,12 @@ export function requireApiUser(): RequestHandler {
   return (req, _res, next) => next(req.user ? undefined : new HttpError(401, 'UNAUTHORIZED', 'errors.unauthorized'));
 }
 
+/** The tenant the request's X-Mandant names ('' when there is none). */
+const namedTenant = (req: Request): string => (typeof req.headers['x-mandant'] === 'string' ? req.headers['x-mandant'].trim().toUpperCase() : '');
+
 /** The tenant a response is about: the valid X-Mandant of the request, else the session's tenant. */
 function responseTenant(req: Request, res: Response): string | null {
-  const wanted = typeof req.headers['x-mandant'] === 'string' ? req.headers['x-mandant'].trim().toUpperCase() : '';
+  const wanted = namedTenant(req);
   const user = req.user;
   if (user && wanted && user.mandanten.some((m) => m.mandant === wanted)) return wanted;
   if (res.locals.mandant) return res.locals.mandant;
@@ -124,10 +128,9 @@ export function tenantResponseHeader(): RequestHandler {
  */
 export function requireTenant(): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    const raw = req.headers['x-mandant'];
     const user = req.user;
     // An API key belongs to one tenant: X-Mandant may be left out; naming another tenant is a 403 below.
-    const wanted = typeof raw === 'string' && raw.trim() ? raw.trim().toUpperCase() : user?.apiKey ? (res.locals.mandant as string) : '';
+    const wanted = namedTenant(req) || (user?.apiKey ? (res.locals.mandant as string) : '');
     if (!wanted) return next(new HttpError(400, 'MANDANT_REQUIRED', 'account:errors.mandantRequired'));
     if (!user) return next(new HttpError(401, 'UNAUTHORIZED', 'errors.unauthorized'));
     if (!user.mandanten.some((m) => m.mandant === wanted)) {
@@ -135,6 +138,9 @@ export function requireTenant(): RequestHandler {
     }
     res.locals.mandant = wanted;
     res.locals.principal = principalFor(user, wanted);
+    // The tenant's master-data stand, if the session's read found it for this tenant (src/db/stand-cache.ts).
+    const stand = (user as SessionUser).stammdatenStand;
+    res.locals.stammdatenStand = stand && stand.mandant === wanted ? stand.stand : null;
     next();
   };
 }

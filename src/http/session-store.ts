@@ -70,8 +70,11 @@ export class KnexSessionStore extends session.Store {
     }, cb);
   }
 
-  /** The session (if alive) and the user it names (null if there is none or the row is gone). */
-  async loadWithUser(sid: string): Promise<{ sess: SessionData | null; user: SessionUser | null }> {
+  /**
+   * The session (if alive) and the user it names (null if there is none or the row is gone). The master-data
+   * stand is read for `mandant` (an API call's X-Mandant), else for the session's tenant.
+   */
+  async loadWithUser(sid: string, mandant: string | null = null): Promise<{ sess: SessionData | null; user: SessionUser | null }> {
     const now = new Date(this.now());
     const user = this.knex('benutzer as b').whereRaw('b.id = s.benutzer_id').select(currentUserColumns(this.knex));
     // Messages are valid by German days, as every date of the portal.
@@ -85,13 +88,14 @@ export class KnexSessionStore extends session.Store {
       .andWhere('s.created_at', '>', new Date(this.now() - SESSION_ABSOLUTE_MS))
       .first('s.sess', 'u.*', this.knex.raw(`s.sess->>'mandant' as sitzung_mandant`),
         this.knex.raw(`nachrichten_ungelesen(u.id, s.sess->>'mandant', ?::date) as nachrichten_ungelesen`, [heute]),
-        this.knex.raw(`stammdaten_stand(u.id, s.sess->>'mandant') as stammdaten_stand`)));
+        this.knex.raw(`coalesce(?::varchar, s.sess->>'mandant') as stand_mandant`, [mandant]),
+        this.knex.raw(`stammdaten_stand(u.id, coalesce(?::varchar, s.sess->>'mandant')) as stammdaten_stand`, [mandant])));
     if (!row) return { sess: null, user: null };
     const sess = typeof row.sess === 'string' ? JSON.parse(row.sess) : row.sess;
     if (row.id == null) return { sess, user: null };
     const found: SessionUser = toCurrentUser(row);
     if (row.nachrichten_ungelesen != null) found.nachrichtenUngelesen = { mandant: String(row.sitzung_mandant), anzahl: Number(row.nachrichten_ungelesen) };
-    if (row.stammdaten_stand != null) found.stammdatenStand = { mandant: String(row.sitzung_mandant), stand: String(row.stammdaten_stand) };
+    if (row.stammdaten_stand != null) found.stammdatenStand = { mandant: String(row.stand_mandant), stand: String(row.stammdaten_stand) };
     return { sess, user: found };
   }
 

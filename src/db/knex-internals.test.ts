@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  extendClient, isPglite, isPlainRead, isTransaction, pgClientClass, pgliteClientClass, poolBusy, routeQuery, sendsBeginWith, withRawConnection,
+  extendClient, isPglite, isPlainRead, isTransaction, pgClientClass, pgliteClientClass, poolBusy, prepared, routeQuery, sendsBeginWith, withRawConnection,
   type ClientHooks, type RunIn,
 } from './knex-internals.js';
 
@@ -157,6 +157,36 @@ describe('clients: transaction(container, config, outerTx), begin(), acquireConn
       state.refuse = false;
     }
     expect((await knex.raw('select 1 as one')).rows[0].one).toBe(1);
+  });
+
+  it.skipIf(!!PG)('PGlite: sends BEGIN and its settings with the first statement, in one call when that is prepared already', async () => {
+    const pglite = (knex.client as unknown as { pglite: PGlite }).pglite;
+    const calls: string[] = [];
+    const { exec, query } = pglite;
+    pglite.exec = ((sql: string, o?: object) => (calls.push(`exec ${sql}`), exec.call(pglite, sql, o))) as typeof exec;
+    pglite.query = ((sql: string, p?: unknown[], o?: object) => (calls.push(`query ${sql}`), query.call(pglite, sql, p, o))) as typeof query;
+    const read = () => knex.transaction((trx) => prepared(trx.select(trx.raw("current_setting('app.probe', true) as probe, ?::text as v", ["it's"]))).first(), { probe: true } as Knex.TransactionConfig);
+    try {
+      // The first time: BEGIN on its own, then PREPARE and EXECUTE, and COMMIT.
+      expect(await read()).toEqual({ probe: 'begun', v: "it's" });
+      expect(calls.map((c) => c.split(' ')[1])).toEqual(['BEGIN;', 'PREPARE', 'EXECUTE', 'COMMIT;']);
+      calls.length = 0;
+      // Prepared: BEGIN, the settings and EXECUTE in one call; the statement sees the settings.
+      expect(await read()).toEqual({ probe: 'begun', v: "it's" });
+      expect(calls).toEqual([expect.stringMatching(new RegExp(`^exec BEGIN; ${PROBE.replace(/[()']/g, '.')}; EXECUTE portal_[0-9a-f]{40}\\('it''s', '1'\\)$`)), 'query COMMIT;']);
+      calls.length = 0;
+      // A transaction that sends nothing makes no call, and leaves no BEGIN behind for the next statement.
+      await knex.transaction(async () => {}, { probe: true } as Knex.TransactionConfig);
+      await expect(knex.transaction(async () => {
+        throw new Error('given up');
+      }, { probe: true } as Knex.TransactionConfig)).rejects.toThrow('given up');
+      expect(calls).toEqual([]);
+      expect(await probe().first()).toEqual({ probe: '' });
+      expect(calls).toEqual([expect.stringMatching(/^query select coalesce/)]);
+    } finally {
+      pglite.exec = exec;
+      pglite.query = query;
+    }
   });
 
   it('marks its instances (sendsBeginWith), unlike a plain client', async () => {

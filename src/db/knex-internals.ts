@@ -128,6 +128,12 @@ function statementName(connection: object, sql: string): { name: string; fresh: 
   return { name, fresh: true };
 }
 
+/** Whether `sql` is prepared on this connection already (statementName() made it so). */
+function preparedAlready(connection: object, sql: string): string | undefined {
+  const name = `portal_${createHash('sha1').update(sql).digest('hex')}`;
+  return preparedOn.get(connection)?.has(name) ? name : undefined;
+}
+
 /**
  * The values as SQL literals for EXECUTE (PGlite), or undefined when one of them is not a plain scalar. Every
  * value is a quoted literal of unknown type, which EXECUTE gives the parameter's type exactly as the driver's
@@ -191,6 +197,20 @@ const SENDS_BEGIN_WITH = Symbol('sendsBeginWith');
 const BEGIN_PREFIX = 'BEGIN; ';
 
 /**
+ * PGlite: the BEGIN (with its settings) of a transaction that has not sent anything yet, by connection. It goes
+ * with the transaction's first statement (deferredBegin()); a connection given back drops it.
+ */
+const deferredBegins = new WeakMap<object, string>();
+const ENDS_TRANSACTION = /^\s*(COMMIT|ROLLBACK)\b/i;
+type PgliteExec = { exec(sql: string): Promise<unknown[]> };
+/** knex-pglite's processResponse reads PGlite's result shape, with affectedRows. */
+function lastResult(obj: QueryObject, results: unknown[]): QueryObject {
+  const last = results.at(-1) as { affectedRows?: number } | undefined;
+  obj.response = { ...last, affectedRows: last?.affectedRows ?? 0 };
+  return obj;
+}
+
+/**
  * The client class with `hooks`, as a subclass: knex builds each transaction's client from the class, so a patch
  * of an instance would not reach it (knex-pglite extends the pg client the same way). `BEGIN; select …` without
  * parameters travels as one simple query on pg; PGlite prepares every query, and a prepared statement holds one
@@ -207,7 +227,17 @@ export function extendClient<C extends ClientClass>(Base: C, kind: 'postgres' | 
       const sql = outerTx ? undefined : hooks.beginWith(config);
       if (sql !== undefined) {
         if (!sql.startsWith(BEGIN_PREFIX)) throw new Error('beginWith() must return SQL that starts with "BEGIN; "');
-        trx.begin = (conn) => trx.query(conn, sql);
+        // PGlite: sent with the transaction's first statement (deferredBegin()), and reported now, as knex reports
+        // every statement with its 'query' event (src/db/query-count.ts counts them).
+        const client = this as unknown as { emit(event: string, data: unknown): void };
+        trx.begin =
+          kind === 'pglite'
+            ? (conn) => {
+                deferredBegins.set(conn as object, sql);
+                client.emit('query', { sql, bindings: [] });
+                return Promise.resolve();
+              }
+            : (conn) => trx.query(conn, sql);
       }
       return trx;
     }
@@ -217,7 +247,42 @@ export function extendClient<C extends ClientClass>(Base: C, kind: 'postgres' | 
       return refused ? Promise.reject(refused) : super.acquireConnection();
     }
 
-    _query(connection: unknown, obj: QueryObject) {
+    releaseConnection(connection: unknown) {
+      // A transaction always ends with COMMIT or ROLLBACK, which takes its BEGIN if nothing did; this is the
+      // guard that no BEGIN outlives its transaction and opens one around the connection's next statement.
+      deferredBegins.delete(connection as object);
+      return super.releaseConnection(connection);
+    }
+
+    /**
+     * PGlite: the first statement of a transaction, with its BEGIN. Every call into PGlite costs its
+     * WebAssembly's fixed work (the protocol, a sync), so BEGIN and the tenant's settings travel in one exec()
+     * with the first statement when that is a statement prepared on this connection already (EXECUTE, without
+     * parameters: a simple query may hold several commands), and on their own just before it otherwise. A
+     * transaction that ends before sending anything ends without a call. Every statement of the transaction
+     * comes here first, so none runs before its BEGIN and settings.
+     */
+    deferredBegin(connection: unknown, begin: string, obj: QueryObject): Promise<unknown> {
+      const pglite = connection as PgliteExec;
+      if (ENDS_TRANSACTION.test(obj.sql)) return Promise.resolve(lastResult(obj, [{ rows: [], fields: [] }]));
+      if (obj.options?.[PREPARE]) {
+        const literals = executeLiterals(obj.bindings ?? []);
+        const name = literals && preparedAlready(connection as object, obj.sql);
+        if (literals && name) {
+          const { [PREPARE]: _, ...options } = obj.options;
+          obj.options = options;
+          return pglite.exec(`${begin}; EXECUTE ${name}(${literals.join(', ')})`).then((results) => lastResult(obj, results));
+        }
+      }
+      return pglite.exec(begin).then(() => this._query(connection, obj));
+    }
+
+    _query(connection: unknown, obj: QueryObject): Promise<unknown> {
+      const begin = kind === 'pglite' ? deferredBegins.get(connection as object) : undefined;
+      if (begin !== undefined) {
+        deferredBegins.delete(connection as object);
+        return this.deferredBegin(connection, begin, obj);
+      }
       if (obj.options?.[PREPARE]) {
         const { [PREPARE]: _, ...options } = obj.options;
         obj.options = options;
@@ -246,13 +311,6 @@ export function extendClient<C extends ClientClass>(Base: C, kind: 'postgres' | 
             }
           }
         }
-      }
-      if (kind === 'pglite' && obj.sql.startsWith(BEGIN_PREFIX) && !obj.bindings?.length) {
-        // knex-pglite's processResponse reads PGlite's result shape, with affectedRows.
-        return (connection as { exec(sql: string): Promise<unknown[]> }).exec(obj.sql).then((results) => {
-          obj.response = { ...(results.at(-1) as object), affectedRows: 0 };
-          return obj;
-        });
       }
       return super._query(connection, obj);
     }

@@ -15,7 +15,9 @@
 // - knex-pglite's client: a `pglite` property, a response shaped like PGlite's results with `affectedRows`;
 // - knex.client.pool (tarn): numPendingAcquires() and numUsed(), for closing without aborting waiting work;
 // - a builder's options({…}) reach the client's _query as `obj.options`, which the pg client hands to pg's
-//   query config (where `name` makes pg prepare the statement once per connection and execute it after).
+//   query config (where `name` makes pg prepare the statement once per connection and execute it after);
+// - a client's 'query' event reaches the knex instance's listeners, and knex gives every connection back through
+//   releaseConnection(conn) (PGlite's BEGIN sent with the first statement, deferredBegin).
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';

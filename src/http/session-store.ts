@@ -18,11 +18,11 @@ type Callback = (err?: unknown) => void;
 /**
  * The user as the session read finds it: with the unread messages of the session's tenant, counted in the same
  * statement (nachrichten_ungelesen(), migrations/20261202000000_nachrichten.ts), so the header's count costs no
- * round trip. undefined when the user was loaded without a session (sign-in, API tokens).
+ * round trip. undefined when the user was loaded without a session (sign-in, API keys).
  */
 export type SessionUser = CurrentUser & {
   nachrichtenUngelesen?: { mandant: string; anzahl: number };
-  /** The session's tenant's master-data stand (src/db/stand-cache.ts), read in the same statement. */
+  /** A tenant's master-data stand (src/db/stand-cache.ts), read in the same statement: the session's, or the one an API call names. */
   stammdatenStand?: { mandant: string; stand: string };
 };
 

@@ -1,0 +1,35 @@
+// The process-wide store of values kept while a master-data stand stands still (src/db/stand-cache.ts): bounded,
+// shared by callers of the same moment, never keeping a failure.
+import { afterEach, describe, expect, it } from 'vitest';
+import { forgetStandCache, rememberWhileStand, STAND_CACHE_ENTRIES } from './stand-cache.js';
+
+afterEach(() => forgetStandCache());
+
+describe('rememberWhileStand', () => {
+  it('shares one computation between callers of the same moment, and recomputes for another stand', async () => {
+    let reads = 0;
+    const read = async () => ({ read: ++reads });
+    const [a, b] = await Promise.all([rememberWhileStand(['T', 'k'], '1', read), rememberWhileStand(['T', 'k'], '1', read)]);
+    expect(a).toBe(b);
+    expect(reads).toBe(1);
+    expect(await rememberWhileStand(['T', 'k'], '2', read)).toEqual({ read: 2 });
+  });
+
+  it('keeps no failure', async () => {
+    await expect(rememberWhileStand(['T', 'f'], '1', () => Promise.reject(new Error('weg')))).rejects.toThrow('weg');
+    expect(await rememberWhileStand(['T', 'f'], '1', async () => ({ ok: true }))).toEqual({ ok: true });
+  });
+
+  it(`keeps at most ${STAND_CACHE_ENTRIES} values, and lets the least recently used go first`, async () => {
+    let reads = 0;
+    const read = async () => ({ read: ++reads });
+    for (let i = 0; i < STAND_CACHE_ENTRIES; i++) await rememberWhileStand(['T', i], '1', read);
+    await rememberWhileStand(['T', 0], '1', read); // used again: now the most recent
+    await rememberWhileStand(['T', 'new'], '1', read); // one too many: key 1 goes
+    const before = reads;
+    await rememberWhileStand(['T', 0], '1', read);
+    expect(reads).toBe(before);
+    await rememberWhileStand(['T', 1], '1', read);
+    expect(reads).toBe(before + 1);
+  });
+});

@@ -15,7 +15,8 @@ const migrations = readdirSync(path.join(ROOT, 'migrations'))
 
 await build({
   absWorkingDir: ROOT,
-  entryPoints: ['src/cli/start.ts', ...migrations],
+  // The embedded database's thread is started from its own file (src/db/pglite-thread.ts).
+  entryPoints: ['src/cli/start.ts', 'src/db/pglite-thread.worker.ts', ...migrations],
   outbase: '.',
   outdir: 'dist/server',
   bundle: true,

@@ -5,11 +5,10 @@
 //   once: on PGlite's single connection it would wait for that transaction forever, on PostgreSQL it would
 //   silently run outside it.
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import knexFactory, { type Knex } from 'knex';
-import type { PGlite as PGliteType } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Config, DbKind } from '../config.js';
+import { PGliteThread } from './pglite-thread.js';
 import { extendClient, pgClientClass, pgliteClientClass, poolBusy, type ClientClass } from './knex-internals.js';
 import { TENANT_BEGIN, tenantSettingsSql } from './rls.js';
 import { insideTenantTransaction } from './scope.js';
@@ -18,7 +17,6 @@ import { insideTenantTransaction } from './scope.js';
 // a calendar day, not an instant: it stays the ISO text ("2025-12-31"), never a Date at some time zone's midnight.
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
-const PG_DATE_OID = 1082;
 
 export interface Database {
   knex: Knex;
@@ -88,15 +86,11 @@ export function createDatabase(db: Config['db'], { warn = (m) => console.warn(m)
     return { knex, kind: 'postgres' };
   }
   if (db.dir) mkdirSync(db.dir, { recursive: true });
-  // Loaded only here: a server on PostgreSQL need not load and transpile PGlite's bundle (measured: 6 MB of
-  // resident memory under tsx). knex-pglite is CommonJS, so a synchronous require keeps this function synchronous.
-  const load = createRequire(import.meta.url);
-  const { PGlite } = load('@electric-sql/pglite') as { PGlite: typeof PGliteType };
   const knex = knexFactory({
     client: tenantAware(pgliteClientClass(), 'pglite') as unknown as Knex.Config['client'],
     dialect: 'postgres',
-    // `null` dir: in memory, used by the tests.
-    connection: { pglite: new PGlite({ ...(db.dir ? { dataDir: db.dir } : {}), loadDataDir, parsers: { [PG_DATE_OID]: (v: string) => v } }) },
+    // In a thread of its own (src/db/pglite-thread.ts); `null` dir: in memory, used by the tests.
+    connection: { pglite: new PGliteThread({ ...(db.dir ? { dataDir: db.dir } : {}), loadDataDir }) },
   } as Knex.Config);
   return { knex, kind: 'pglite' };
 }
@@ -107,7 +101,7 @@ export function createDatabase(db: Config['db'], { warn = (m) => console.warn(m)
  * client's `pglite` (src/db/migrate.ts tells the embedded database by it too).
  */
 export function dumpEmbedded(knex: Knex): Promise<Blob> {
-  const pglite = (knex.client as { pglite?: PGliteType }).pglite;
+  const pglite = (knex.client as { pglite?: PGliteThread }).pglite;
   if (!pglite) throw new Error('dumpEmbedded: not an embedded (PGlite) database');
   return pglite.dumpDataDir('gzip');
 }

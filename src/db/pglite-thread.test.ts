@@ -1,0 +1,89 @@
+// The embedded database in its own thread (src/db/pglite-thread.ts): answers as PGlite gives them, errors with
+// the database's fields, statements in the order sent, its files dumped and loaded, nothing after close().
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PGliteThread } from './pglite-thread.js';
+
+describe('PGliteThread: the embedded database in a thread of its own', () => {
+  let db: PGliteThread;
+  beforeAll(async () => {
+    db = new PGliteThread({});
+    await db.waitReady;
+    await db.exec(`create table t (id int primary key, name text not null, day date, at timestamptz, amount numeric, data bytea)`);
+  });
+  afterAll(() => db.close());
+
+  it('answers with the rows and their types: a DATE as its ISO text, an instant as a Date, bytes as bytes', async () => {
+    const at = new Date('2026-11-27T10:15:00.000Z');
+    const inserted = await db.query('insert into t values ($1, $2, $3, $4, $5, $6)', [1, 'Rapsöl', '2026-03-31', at, '12.345', new Uint8Array([1, 2, 255])]);
+    expect(inserted.affectedRows).toBe(1);
+    const { rows, fields } = await db.query<{ id: number; name: string; day: string; at: Date; amount: unknown; data: Uint8Array }>('select * from t where id = $1', [1]);
+    expect(fields.map((f) => f.name)).toEqual(['id', 'name', 'day', 'at', 'amount', 'data']);
+    expect(rows[0]).toMatchObject({ id: 1, name: 'Rapsöl', day: '2026-03-31' });
+    expect(rows[0].at).toBeInstanceOf(Date);
+    expect(rows[0].at.toISOString()).toBe(at.toISOString());
+    expect(String(rows[0].amount)).toBe('12.345');
+    expect([...rows[0].data]).toEqual([1, 2, 255]);
+  });
+
+  it("reports the database's error with its fields (code, constraint, detail), and stays usable", async () => {
+    const err = (await db.query('insert into t (id, name) values (1, $1)', ['doppelt']).catch((e: unknown) => e)) as Error & Record<string, unknown>;
+    expect(err).toBeInstanceOf(Error);
+    expect(err.message).toMatch(/duplicate key value violates unique constraint "t_pkey"/);
+    expect(err).toMatchObject({ code: '23505', constraint: 't_pkey', table: 't' });
+    expect(String(err.detail)).toContain('(id)=(1)');
+    const syntax = (await db.exec('selec 1').catch((e: unknown) => e)) as Record<string, unknown>;
+    expect(syntax.code).toBe('42601');
+    expect((await db.query<{ n: number }>('select count(*)::int as n from t')).rows[0].n).toBe(1);
+  });
+
+  it('runs the statements in the order they were sent, as one connection does (a transaction holds)', async () => {
+    const sent = [
+      db.exec('begin'),
+      db.query('insert into t (id, name) values (2, $1)', ['zwei']),
+      db.query<{ n: number }>('select count(*)::int as n from t'),
+      db.exec('rollback'),
+      db.query<{ n: number }>('select count(*)::int as n from t'),
+    ];
+    const answers = await Promise.all(sent);
+    expect((answers[2] as { rows: { n: number }[] }).rows[0].n).toBe(2);
+    expect((answers[4] as { rows: { n: number }[] }).rows[0].n).toBe(1);
+  });
+
+  it('refuses a value that cannot cross to the thread, without sending anything', async () => {
+    await expect(db.query('select $1::text', [() => 1])).rejects.toThrow();
+    expect((await db.query<{ n: number }>('select 1 as n')).rows[0].n).toBe(1);
+  });
+
+  it('dumps its files, which a new database starts from', async () => {
+    const tarball = await db.dumpDataDir('gzip');
+    expect(tarball.size).toBeGreaterThan(1000);
+    const copy = new PGliteThread({ loadDataDir: tarball });
+    try {
+      await copy.waitReady;
+      expect((await copy.query<{ name: string }>('select name from t')).rows).toEqual([{ name: 'Rapsöl' }]);
+    } finally {
+      await copy.close();
+    }
+  });
+
+  it('refuses every call once closed', async () => {
+    const other = new PGliteThread({});
+    await other.waitReady;
+    await other.close();
+    expect(other.closed).toBe(true);
+    await expect(other.query('select 1')).rejects.toThrow('The embedded database is closed');
+    await other.close();
+  });
+
+  it('refuses the calls waiting and every later one when the thread ends on its own (a crash)', async () => {
+    const other = new PGliteThread({});
+    await other.waitReady;
+    const waiting = other.query('select pg_sleep(0.5)');
+    // What a crash of the WebAssembly would do: the thread is gone.
+    await (other as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await expect(waiting).rejects.toThrow(/thread ended/);
+    await expect(other.query('select 1')).rejects.toThrow(/thread ended/);
+    expect(other.closed).toBe(true);
+    await other.close();
+  });
+});

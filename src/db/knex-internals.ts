@@ -21,6 +21,7 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
+import { PREPARE_FIRST, SESSION_OF } from './pglite-thread-protocol.js';
 
 const require = createRequire(import.meta.url);
 
@@ -40,6 +41,8 @@ export function isPlainRead(qb: Knex.QueryBuilder): boolean {
 
 /** Runs the builder's query in `trx` and resolves to its answer, as awaiting it inside that transaction would. */
 export type RunIn = (trx: Knex.Transaction) => Promise<unknown>;
+/** Runs the builder's query on its own (no transaction of knex's) with the transaction config `config` (aloneIn()). */
+export type RunAlone = (config: Record<string, unknown>) => Promise<unknown>;
 
 /**
  * Makes `qb` (and every clone() of it) run through `route` when it is awaited, instead of on the connection it
@@ -47,15 +50,16 @@ export type RunIn = (trx: Knex.Transaction) => Promise<unknown>;
  * query is a plain read, judged when it is awaited (a lock may be added after the builder is handed out).
  * stream() and pipe() throw `streamError`: a stream would run outside any transaction the route chooses.
  */
-export function routeQuery<Q extends Knex.QueryBuilder>(qb: Q, route: (runIn: RunIn, plainRead: boolean) => Promise<unknown>, streamError: string): Q {
+export function routeQuery<Q extends Knex.QueryBuilder>(qb: Q, route: (runIn: RunIn, plainRead: boolean, runAlone: RunAlone) => Promise<unknown>, streamError: string): Q {
   const builder = qb as unknown as BuilderInternals;
   // knex's own then(): compiles and runs the query on the builder's client (the transaction's, once transacting()).
   const execute = builder.then as unknown as (this: BuilderInternals, ok: (v: unknown) => void, fail: (e: unknown) => void) => void;
   const clone = builder.clone;
   const runIn: RunIn = (trx) => new Promise<unknown>((ok, fail) => execute.call(builder.transacting(trx) as BuilderInternals, ok, fail));
+  const runAlone: RunAlone = (config) => new Promise<unknown>((ok, fail) => execute.call(builder.options({ [ALONE]: config }) as BuilderInternals, ok, fail));
   const run = (): Promise<unknown> => {
     try {
-      return route(runIn, isPlainRead(builder));
+      return route(runIn, isPlainRead(builder), runAlone);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -90,6 +94,8 @@ interface QueryObject {
 
 /** The option prepared() sets; the client turns it into a statement name (and pg never sees it). */
 const PREPARE = 'portalPrepare';
+/** The option runAlone() sets: the config of the transaction the statement runs in, alone (aloneIn()). */
+const ALONE = 'portalAlone';
 
 /**
  * Marks a query that runs on every page with the same text (the session's read, a list page's statement, its
@@ -117,23 +123,24 @@ export const PREPARED_PER_CONNECTION = 200;
 const preparedOn = new WeakMap<object, Set<string>>();
 
 /**
+ * What prepared statements belong to: the database session. PGliteThread's connections are several connections
+ * of knex's to one PGlite, that is one PostgreSQL session (SESSION_OF); anything else is its own.
+ */
+const sessionOf = (connection: object): object => (connection as { [SESSION_OF]?: object })[SESSION_OF] ?? connection;
+
+/**
  * The statement name for `sql` on this connection and whether it is new there (to be prepared now), or
  * undefined when the connection has no room left.
  */
 function statementName(connection: object, sql: string): { name: string; fresh: boolean } | undefined {
   const name = `portal_${createHash('sha1').update(sql).digest('hex')}`;
-  let names = preparedOn.get(connection);
-  if (!names) preparedOn.set(connection, (names = new Set()));
+  const session = sessionOf(connection);
+  let names = preparedOn.get(session);
+  if (!names) preparedOn.set(session, (names = new Set()));
   if (names.has(name)) return { name, fresh: false };
   if (names.size >= PREPARED_PER_CONNECTION) return undefined;
   names.add(name);
   return { name, fresh: true };
-}
-
-/** Whether `sql` is prepared on this connection already (statementName() made it so). */
-function preparedAlready(connection: object, sql: string): string | undefined {
-  const name = `portal_${createHash('sha1').update(sql).digest('hex')}`;
-  return preparedOn.get(connection)?.has(name) ? name : undefined;
 }
 
 /**
@@ -185,6 +192,48 @@ export function pgliteClientClass(): ClientClass {
   return 'default' in mod ? mod.default : mod;
 }
 
+/** How many connections knex's pool lends on the embedded database: sessions of one PGliteThread. */
+export const PGLITE_CONNECTIONS = 10;
+
+/**
+ * knex-pglite's client on a PGliteThread (src/db/pglite-thread.ts): a pool of PGLITE_CONNECTIONS of its sessions
+ * instead of knex-pglite's one connection (its constructor fixes the pool at one; the pool's size is settled by
+ * getPoolSettings()). The database's thread lets one session at a time hold a transaction, so a request's read
+ * never waits for another request to be served by this thread, only for the database. knex.destroy() closes it.
+ */
+export function pgliteThreadClientClass(): ClientClass {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const Base = pgliteClientClass() as unknown as new (...args: any[]) => any;
+  type Thread = { waitReady: Promise<void>; session(): object; close(): Promise<void> };
+  return class extends Base {
+    declare pglite: Thread;
+
+    getPoolSettings(poolConfig: Record<string, unknown>) {
+      return super.getPoolSettings({ ...poolConfig, max: PGLITE_CONNECTIONS });
+    }
+
+    async _acquireOnlyConnection() {
+      await this.pglite.waitReady;
+      return this.pglite.session();
+    }
+
+    async destroyRawConnection(connection: { release(): Promise<void> | undefined }) {
+      await connection.release();
+    }
+
+    async destroy(callback?: (err?: unknown) => void) {
+      try {
+        await super.destroy();
+        await this.pglite.close();
+      } catch (err) {
+        if (typeof callback === 'function') return callback(err);
+        throw err;
+      }
+      if (typeof callback === 'function') callback();
+    }
+  } as unknown as ClientClass;
+}
+
 export interface ClientHooks {
   /**
    * SQL that opens a top-level transaction with this config in place of BEGIN (it must start with "BEGIN; " and
@@ -204,7 +253,43 @@ const BEGIN_PREFIX = 'BEGIN; ';
  */
 const deferredBegins = new WeakMap<object, string>();
 const ENDS_TRANSACTION = /^\s*(COMMIT|ROLLBACK)\b/i;
-type PgliteExec = { exec(sql: string): Promise<unknown[]> };
+/** What a PGlite connection is asked here: PGlite's exec(), and, on PGliteThread's, a whole transaction in one call. */
+type PgliteCalls = {
+  exec(sql: string, options?: Record<string, unknown>): Promise<unknown[]>;
+  alone?(begin: string, sql: string, params?: unknown[]): Promise<unknown>;
+};
+/**
+ * PGliteThread's connections prepare a statement in the database's thread the first time one of them runs it
+ * (PREPARE_FIRST in the call's options, src/db/pglite-thread.ts), so no two connections race to prepare it;
+ * a PGlite of this thread's own gets a PREPARE call first.
+ */
+const preparesOnCall = (connection: unknown): boolean => typeof (connection as PgliteCalls).alone === 'function';
+
+/**
+ * PGlite: `obj`'s statement as EXECUTE of its prepared statement with its values as literals, with the options
+ * its call needs, once what must run before it has run; undefined when it runs unnamed (not marked prepared(),
+ * a value that is not a plain scalar, no room left). Takes the PREPARE mark off `obj` either way.
+ */
+async function preparedExecute(connection: unknown, obj: QueryObject): Promise<{ execute: string; options: Record<string, unknown> } | undefined> {
+  if (!obj.options?.[PREPARE]) return undefined;
+  const { [PREPARE]: _, ...options } = obj.options;
+  obj.options = options;
+  const literals = executeLiterals(obj.bindings ?? []);
+  const statement = literals && statementName(connection as object, obj.sql);
+  if (!literals || !statement) return undefined;
+  const { name, fresh } = statement;
+  const execute = `EXECUTE ${name}(${literals.join(', ')})`;
+  if (preparesOnCall(connection)) return { execute, options: { ...options, [PREPARE_FIRST]: { name, sql: obj.sql } } };
+  if (fresh) {
+    // A PGlite of this thread's own: knex holds its one connection for the query, so nothing can EXECUTE the
+    // name between this PREPARE and the query.
+    await (connection as PgliteCalls).exec(`PREPARE ${name} AS ${obj.sql}`).catch((err: unknown) => {
+      preparedOn.get(sessionOf(connection as object))?.delete(name);
+      throw err;
+    });
+  }
+  return { execute, options };
+}
 /** knex-pglite's processResponse reads PGlite's result shape, with affectedRows. */
 function lastResult(obj: QueryObject, results: unknown[]): QueryObject {
   const last = results.at(-1) as { affectedRows?: number } | undefined;
@@ -253,6 +338,9 @@ export function extendClient<C extends ClientClass>(Base: C, kind: 'postgres' | 
       // A transaction always ends with COMMIT or ROLLBACK, which takes its BEGIN if nothing did; this is the
       // guard that no BEGIN outlives its transaction and opens one around the connection's next statement.
       deferredBegins.delete(connection as object);
+      // A PGliteThread session that left a transaction open would keep the database from every other: ended.
+      const rollingBack = (connection as { release?(): Promise<void> | undefined }).release?.();
+      if (rollingBack) return rollingBack.catch(() => {}).then(() => super.releaseConnection(connection));
       return super.releaseConnection(connection);
     }
 
@@ -264,55 +352,67 @@ export function extendClient<C extends ClientClass>(Base: C, kind: 'postgres' | 
      * transaction that ends before sending anything ends without a call. Every statement of the transaction
      * comes here first, so none runs before its BEGIN and settings.
      */
-    deferredBegin(connection: unknown, begin: string, obj: QueryObject): Promise<unknown> {
-      const pglite = connection as PgliteExec;
-      if (ENDS_TRANSACTION.test(obj.sql)) return Promise.resolve(lastResult(obj, [{ rows: [], fields: [] }]));
-      if (obj.options?.[PREPARE]) {
-        const literals = executeLiterals(obj.bindings ?? []);
-        const name = literals && preparedAlready(connection as object, obj.sql);
-        if (literals && name) {
-          const { [PREPARE]: _, ...options } = obj.options;
-          obj.options = options;
-          return pglite.exec(`${begin}; EXECUTE ${name}(${literals.join(', ')})`).then((results) => lastResult(obj, results));
-        }
+    async deferredBegin(connection: unknown, begin: string, obj: QueryObject): Promise<unknown> {
+      const pglite = connection as PgliteCalls;
+      if (ENDS_TRANSACTION.test(obj.sql)) return lastResult(obj, [{ rows: [], fields: [] }]);
+      const prepared = await preparedExecute(connection, obj);
+      if (prepared) return lastResult(obj, await pglite.exec(`${begin}; ${prepared.execute}`, prepared.options));
+      await pglite.exec(begin);
+      return this._query(connection, obj);
+    }
+
+    /**
+     * PGlite: a plain read in a transaction of its own with the config's settings (runAlone(), TenantScope's
+     * reads), sent as one exec(): `BEGIN; settings; EXECUTE name(literals); COMMIT` when the statement is
+     * prepared (the first time it is prepared just before), else BEGIN, the statement and COMMIT one after
+     * another on the connection knex lent for it. Either way the connection is held only while the database's
+     * thread works, not while this thread gets round to the next step of the request. BEGIN and COMMIT are
+     * reported as statements, as on PostgreSQL (src/db/query-count.ts).
+     */
+    async aloneIn(connection: unknown, config: Record<string, unknown>, obj: QueryObject): Promise<unknown> {
+      const pglite = connection as PgliteCalls;
+      const begin = hooks.beginWith(config);
+      if (begin === undefined || !begin.startsWith(BEGIN_PREFIX)) throw new Error('runAlone() needs a config that beginWith() opens');
+      const prepared = await preparedExecute(connection, obj);
+      if (!prepared && pglite.alone) {
+        const result = (await pglite.alone(begin, obj.sql, obj.bindings)) as { affectedRows?: number };
+        obj.response = { ...result, affectedRows: result.affectedRows ?? 0 };
+        return obj;
       }
-      return pglite.exec(begin).then(() => this._query(connection, obj));
+      try {
+        if (prepared) return lastResult(obj, (await pglite.exec(`${begin}; ${prepared.execute}; COMMIT`, prepared.options)).slice(0, -1));
+        await pglite.exec(begin);
+        await this._query(connection, obj);
+        await pglite.exec('COMMIT');
+        return obj;
+      } catch (err) {
+        // A failed statement leaves its transaction aborted: ended here, before knex lends the connection again.
+        await pglite.exec('ROLLBACK').catch(() => {});
+        throw err;
+      }
     }
 
     _query(connection: unknown, obj: QueryObject): Promise<unknown> {
+      const alone = obj.options?.[ALONE] as Record<string, unknown> | undefined;
+      if (alone) {
+        const { [ALONE]: _, ...options } = obj.options!;
+        obj.options = options;
+        return this.aloneIn(connection, alone, obj);
+      }
       const begin = kind === 'pglite' ? deferredBegins.get(connection as object) : undefined;
       if (begin !== undefined) {
         deferredBegins.delete(connection as object);
         return this.deferredBegin(connection, begin, obj);
       }
-      if (obj.options?.[PREPARE]) {
+      if (obj.options?.[PREPARE] && kind === 'postgres') {
         const { [PREPARE]: _, ...options } = obj.options;
-        obj.options = options;
-        if (kind === 'postgres') {
-          const statement = statementName(connection as object, obj.sql);
-          if (statement) obj.options = { ...options, name: statement.name };
-        } else {
-          const literals = executeLiterals(obj.bindings ?? []);
-          const statement = literals && statementName(connection as object, obj.sql);
-          if (literals && statement) {
-            const { name, fresh } = statement;
-            const sql = obj.sql;
-            obj.sql = `EXECUTE ${name}(${literals.join(', ')})`;
-            obj.bindings = [];
-            if (fresh) {
-              // PGlite runs one thing at a time in order, and knex holds its one connection for the transaction:
-              // nothing can EXECUTE the name between this PREPARE and the query below.
-              const pglite = connection as { exec(sql: string): Promise<unknown> };
-              return pglite.exec(`PREPARE ${name} AS ${sql}`).then(
-                () => super._query(connection, obj),
-                (err) => {
-                  preparedOn.get(connection as object)?.delete(name);
-                  throw err;
-                },
-              );
-            }
-          }
-        }
+        const statement = statementName(connection as object, obj.sql);
+        obj.options = statement ? { ...options, name: statement.name } : options;
+      } else if (obj.options?.[PREPARE]) {
+        return preparedExecute(connection, obj).then((prepared) => {
+          if (prepared) Object.assign(obj, { sql: prepared.execute, bindings: [], options: prepared.options });
+          return super._query(connection, obj);
+        });
       }
       return super._query(connection, obj);
     }
@@ -321,6 +421,13 @@ export function extendClient<C extends ClientClass>(Base: C, kind: 'postgres' | 
 
 /** Whether the knex instance's client is one of extendClient(): transactions opened with a config carry its SQL. */
 export const sendsBeginWith = (knex: Knex): boolean => (knex.client as Record<symbol, unknown>)[SENDS_BEGIN_WITH] === true;
+
+/**
+ * Whether a plain read runs best alone in a transaction of its own (runAlone()) rather than in one shared with
+ * the request's other reads: on PGlite, whose one connection a shared transaction would hold from one read to
+ * the next (src/db/scope.ts). On PostgreSQL the shared transaction saves round trips on a pool of connections.
+ */
+export const readsAlone = (knex: Knex): boolean => isPglite(knex) && sendsBeginWith(knex);
 
 /** Whether the instance runs on the embedded database (knex-pglite's client holds its PGlite instance). */
 export const isPglite = (knex: Knex): boolean => 'pglite' in (knex.client as object);

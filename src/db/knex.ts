@@ -9,7 +9,7 @@ import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import type { Config, DbKind } from '../config.js';
 import { PGliteThread } from './pglite-thread.js';
-import { extendClient, pgClientClass, pgliteClientClass, poolBusy, type ClientClass } from './knex-internals.js';
+import { extendClient, pgClientClass, pgliteThreadClientClass, poolBusy, type ClientClass } from './knex-internals.js';
 import { TENANT_BEGIN, tenantSettingsSql } from './rls.js';
 import { insideTenantTransaction } from './scope.js';
 
@@ -87,7 +87,7 @@ export function createDatabase(db: Config['db'], { warn = (m) => console.warn(m)
   }
   if (db.dir) mkdirSync(db.dir, { recursive: true });
   const knex = knexFactory({
-    client: tenantAware(pgliteClientClass(), 'pglite') as unknown as Knex.Config['client'],
+    client: tenantAware(pgliteThreadClientClass(), 'pglite') as unknown as Knex.Config['client'],
     dialect: 'postgres',
     // In a thread of its own (src/db/pglite-thread.ts); `null` dir: in memory, used by the tests.
     connection: { pglite: new PGliteThread({ ...(db.dir ? { dataDir: db.dir } : {}), loadDataDir }) },

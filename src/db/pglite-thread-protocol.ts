@@ -4,18 +4,39 @@
 /** PostgreSQL's DATE type: kept as its ISO text, never a Date at some time zone's midnight. */
 export const PG_DATE_OID = 1082;
 
+/**
+ * The option (of query() and exec()) naming a prepared statement the call EXECUTEs: `{ name, sql }`. The
+ * database's thread prepares it first if it has not yet, so connections never race to prepare one.
+ */
+export const PREPARE_FIRST = 'portalPrepareFirst';
+export interface PrepareFirst {
+  name: string;
+  sql: string;
+}
+
+/** On each of PGliteThread's connections: the database it is a session of (prepared statements belong to it). */
+export const SESSION_OF = Symbol('sessionOf');
+
 /** What the thread starts with: the data folder (none: in memory) and the files to start from, if any. */
 export interface ThreadInit {
   dataDir?: string;
   loadDataDir?: Blob;
 }
 
-/** A call to the database; id 0 is reserved for the answer to start-up. */
-export type ThreadCall =
-  | { id: number; op: 'query'; sql: string; params?: unknown[]; options?: Record<string, unknown> }
-  | { id: number; op: 'exec'; sql: string }
-  | { id: number; op: 'dump'; compression: 'gzip' | 'none' | 'auto' }
-  | { id: number; op: 'close' };
+/**
+ * A call to the database; id 0 is reserved for the answer to start-up. `session` is the connection it comes
+ * from (0: the thread's own): a session that has a transaction open has the database to itself until it ends.
+ */
+export type ThreadCall = { id: number; session: number; prepare?: PrepareFirst } & (
+  | { op: 'query'; sql: string; params?: unknown[]; options?: Record<string, unknown> }
+  | { op: 'exec'; sql: string }
+  /** `begin` (BEGIN and settings), the statement with its parameters, COMMIT: one transaction, in one call. */
+  | { op: 'alone'; begin: string; sql: string; params?: unknown[] }
+  /** The session is given back: a transaction it left open is rolled back. */
+  | { op: 'release' }
+  | { op: 'dump'; compression: 'gzip' | 'none' | 'auto' }
+  | { op: 'close' }
+);
 
 /** An error as it crosses: its message, its class's name and its own plain fields (code, constraint, detail…). */
 export interface PlainError {
@@ -24,4 +45,5 @@ export interface PlainError {
   fields: Record<string, unknown>;
 }
 
-export type ThreadReply = { id: number; ok: unknown } | { id: number; error: PlainError };
+/** The answer, and whether the session has a transaction open after it (it holds the database until it ends). */
+export type ThreadReply = { id: number; ok: unknown; open: boolean } | { id: number; error: PlainError; open: boolean };

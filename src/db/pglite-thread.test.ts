@@ -1,6 +1,7 @@
 // The embedded database in its own thread (src/db/pglite-thread.ts): answers as PGlite gives them, errors with
 // the database's fields, statements in the order sent, its files dumped and loaded, nothing after close().
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PREPARE_FIRST } from './pglite-thread-protocol.js';
 import { PGliteThread } from './pglite-thread.js';
 
 describe('PGliteThread: the embedded database in a thread of its own', () => {
@@ -85,5 +86,61 @@ describe('PGliteThread: the embedded database in a thread of its own', () => {
     await expect(other.query('select 1')).rejects.toThrow(/thread ended/);
     expect(other.closed).toBe(true);
     await other.close();
+  });
+
+  describe('sessions: several connections to the one database', () => {
+    const count = async (on: { query: PGliteThread['query'] }) => (await on.query<{ n: number }>('select count(*)::int as n from s')).rows[0].n;
+    beforeAll(() => db.exec('create table s (id int primary key)'));
+
+    it("lets a session with an open transaction hold the database: another's calls wait for its end, in order", async () => {
+      const a = db.session();
+      const b = db.session();
+      await a.exec('begin');
+      await a.query('insert into s values (1)');
+      const order: string[] = [];
+      const waiting = count(b).then((n) => (order.push(`b saw ${n}`), n));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      order.push('a commits');
+      await a.exec('commit');
+      // b ran after the commit and saw the row; it never saw a's uncommitted state from inside a's transaction.
+      expect(await waiting).toBe(1);
+      expect(order).toEqual(['a commits', 'b saw 1']);
+      await b.exec('delete from s');
+    });
+
+    it('rolls back what a session given back left open, and frees the database', async () => {
+      const a = db.session();
+      const b = db.session();
+      await a.exec('begin');
+      await a.query('insert into s values (2)');
+      expect(a.release()).toBeInstanceOf(Promise);
+      await a.release();
+      expect(await count(b)).toBe(0);
+      // Nothing open: nothing to send.
+      expect(b.release()).toBeUndefined();
+    });
+
+    it('runs a read alone in one call with its BEGIN and COMMIT; one that fails is rolled back and holds nothing', async () => {
+      const a = db.session();
+      const b = db.session();
+      const read = await a.alone<{ v: string }>("BEGIN; select set_config('app.probe', 'x', true)", "select current_setting('app.probe') as v, $1::int as n", [5]);
+      expect(read.rows).toEqual([{ v: 'x', n: 5 }]);
+      await expect(a.alone('BEGIN', 'select 1 / $1::int', [0])).rejects.toThrow(/division by zero/);
+      expect(a.release()).toBeUndefined();
+      expect(await count(b)).toBe(0);
+      // The setting was local to its transaction.
+      expect((await b.query<{ v: string | null }>("select current_setting('app.probe', true) as v")).rows[0].v).toBeFalsy();
+    });
+
+    it('prepares a statement named by PREPARE_FIRST once, whichever session runs it first', async () => {
+      const statement = { name: 'portal_test_prepared', sql: 'select $1::int * 2 as n' };
+      const sessions = [db.session(), db.session(), db.session()];
+      const answers = await Promise.all(sessions.map((c, i) => c.exec(`EXECUTE portal_test_prepared(${i + 1})`, { [PREPARE_FIRST]: statement })));
+      expect(answers.map((r) => r[0].rows[0])).toEqual([{ n: 2 }, { n: 4 }, { n: 6 }]);
+      expect((await db.query<{ n: number }>("select count(*)::int as n from pg_prepared_statements where name = 'portal_test_prepared'")).rows[0].n).toBe(1);
+      // A statement the database refuses to prepare reports its error every time, and is not taken as prepared.
+      const broken = { name: 'portal_test_broken', sql: 'select from nowhere' };
+      for (let i = 0; i < 2; i++) await expect(sessions[0].exec('EXECUTE portal_test_broken', { [PREPARE_FIRST]: broken })).rejects.toThrow(/nowhere/);
+    });
   });
 });

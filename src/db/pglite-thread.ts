@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Results } from '@electric-sql/pglite';
 import { COMPILED, COMPILED_DIR, ROOT } from '../paths.js';
-import type { PlainError, ThreadCall, ThreadInit, ThreadReply } from './pglite-thread-protocol.js';
+import { PREPARE_FIRST, SESSION_OF, type PlainError, type PrepareFirst, type ThreadCall, type ThreadInit, type ThreadReply } from './pglite-thread-protocol.js';
 
 type Call = ThreadCall extends infer C ? (C extends { id: number } ? Omit<C, 'id'> : never) : never;
 
@@ -43,18 +43,31 @@ function toError({ message, name, fields }: PlainError): Error {
   return err;
 }
 
-export class PGliteThread {
+/** What a connection of the embedded database can do: PGlite's calls, and a whole transaction in one call. */
+export interface PGliteConnection {
+  readonly waitReady: Promise<void>;
+  query<T>(sql: string, params?: unknown[], options?: Record<string, unknown>): Promise<Results<T>>;
+  /** `options` may name a prepared statement the SQL runs (PREPARE_FIRST): it is prepared first if need be. */
+  exec(sql: string, options?: Record<string, unknown>): Promise<Results[]>;
+  /** `begin` (BEGIN and settings), the statement, COMMIT: one transaction, and one call (ROLLBACK if it fails). */
+  alone<T>(begin: string, sql: string, params?: unknown[]): Promise<Results<T>>;
+}
+
+export class PGliteThread implements PGliteConnection {
   readonly waitReady: Promise<void>;
   private readonly worker: Worker;
-  private readonly pending = new Map<number, { resolve(value: unknown): void; reject(err: Error): void }>();
+  private readonly pending = new Map<number, { resolve(value: unknown): void; reject(err: Error): void; session: number }>();
   private nextId = 1;
+  private nextSession = 1;
+  /** Sessions with a transaction open after their last answer (a session given back so is rolled back). */
+  private readonly open = new Set<number>();
   /** Why no call can be answered any more (closed, or the thread ended), once that is so. */
   private ended: Error | undefined;
   private closing: Promise<void> | undefined;
 
   constructor(init: ThreadInit) {
     this.worker = startWorker(init);
-    this.waitReady = new Promise<void>((resolve, reject) => this.pending.set(0, { resolve: () => resolve(), reject }));
+    this.waitReady = new Promise<void>((resolve, reject) => this.pending.set(0, { resolve: () => resolve(), reject, session: 0 }));
     // Reported to whoever waits for the database; not an unhandled rejection when nobody does yet.
     this.waitReady.catch(() => {});
     this.worker.on('message', (message: ThreadReply) => this.settle(message));
@@ -67,23 +80,43 @@ export class PGliteThread {
   }
 
   query<T>(sql: string, params?: unknown[], options?: Record<string, unknown>): Promise<Results<T>> {
-    const hasOptions = options && Object.keys(options).length > 0;
-    return this.call({ op: 'query', sql, ...(params?.length ? { params } : {}), ...(hasOptions ? { options } : {}) }) as Promise<Results<T>>;
+    return this.queryIn(0, sql, params, options);
   }
 
-  exec(sql: string): Promise<Results[]> {
-    return this.call({ op: 'exec', sql }) as Promise<Results[]>;
+  exec(sql: string, options?: Record<string, unknown>): Promise<Results[]> {
+    return this.execIn(0, sql, options);
+  }
+
+  alone<T>(begin: string, sql: string, params?: unknown[]): Promise<Results<T>> {
+    return this.aloneIn(0, begin, sql, params);
+  }
+
+  /**
+   * A connection of its own (knex's pool holds several, src/db/knex-internals.ts): its calls wait only while
+   * another connection has a transaction open, never while this thread gets round to another's next step.
+   */
+  session(): PGliteConnection & { [SESSION_OF]: PGliteThread; release(): Promise<void> | undefined } {
+    const session = this.nextSession++;
+    return {
+      [SESSION_OF]: this,
+      waitReady: this.waitReady,
+      query: (sql, params, options) => this.queryIn(session, sql, params, options),
+      exec: (sql, options) => this.execIn(session, sql, options),
+      alone: (begin, sql, params) => this.aloneIn(session, begin, sql, params),
+      // Nothing to send (undefined) unless the session's last answer left a transaction open.
+      release: () => (this.open.has(session) && !this.ended ? this.call({ op: 'release', session }).then(() => {}) : undefined),
+    };
   }
 
   async dumpDataDir(compression: 'gzip' | 'none' | 'auto' = 'auto'): Promise<Blob> {
-    return new Blob([(await this.call({ op: 'dump', compression })) as ArrayBuffer]);
+    return new Blob([(await this.call({ op: 'dump', session: 0, compression })) as ArrayBuffer]);
   }
 
   /** Closes the database (it writes its files) and ends the thread; calls after it are refused. */
   close(): Promise<void> {
     this.closing ??= (async () => {
       try {
-        if (!this.ended) await this.call({ op: 'close' });
+        if (!this.ended) await this.call({ op: 'close', session: 0 });
       } finally {
         this.end(new Error('The embedded database is closed'));
         await this.worker.terminate();
@@ -92,14 +125,31 @@ export class PGliteThread {
     return this.closing;
   }
 
+  private queryIn<T>(session: number, sql: string, params?: unknown[], options?: Record<string, unknown>): Promise<Results<T>> {
+    const { [PREPARE_FIRST]: prepare, ...rest } = options ?? {};
+    const hasOptions = Object.keys(rest).length > 0;
+    return this.call({
+      op: 'query', session, sql, ...(params?.length ? { params } : {}), ...(hasOptions ? { options: rest } : {}), ...(prepare ? { prepare: prepare as PrepareFirst } : {}),
+    }) as Promise<Results<T>>;
+  }
+
+  private execIn(session: number, sql: string, options?: Record<string, unknown>): Promise<Results[]> {
+    const prepare = options?.[PREPARE_FIRST] as PrepareFirst | undefined;
+    return this.call({ op: 'exec', session, sql, ...(prepare ? { prepare } : {}) }) as Promise<Results[]>;
+  }
+
+  private aloneIn<T>(session: number, begin: string, sql: string, params?: unknown[]): Promise<Results<T>> {
+    return this.call({ op: 'alone', session, begin, sql, ...(params?.length ? { params } : {}) }) as Promise<Results<T>>;
+  }
+
   private call(call: Call): Promise<unknown> {
     if (this.ended) return Promise.reject(new Error(this.ended.message));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, session: call.session });
       // While a call waits for its answer the thread keeps the process alive (a CLI awaiting a statement must not
       // exit); an idle one does not hold it open.
-      if (this.pending.size === 1 || id === 1) this.worker.ref();
+      if (this.pending.size === 1) this.worker.ref();
       try {
         this.worker.postMessage({ ...call, id });
       } catch (err) {
@@ -114,6 +164,8 @@ export class PGliteThread {
     const waiting = this.pending.get(message.id);
     if (!waiting) return;
     this.pending.delete(message.id);
+    if (message.open) this.open.add(waiting.session);
+    else this.open.delete(waiting.session);
     if (this.pending.size === 0) this.worker.unref();
     if ('error' in message) waiting.reject(toError(message.error));
     else waiting.resolve(message.ok);

@@ -1,16 +1,19 @@
 // The embedded database's own thread (src/db/pglite-thread.ts starts it): one PGlite, and the calls the server's
-// thread sends it. Every call is handed to PGlite as it arrives; PGlite runs them one at a time in that order,
-// as it does in a single thread. Answers are plain data (structured clone); an error goes back as its message
-// and its fields (code, constraint, detail, …), which the server's thread puts on an Error of its own.
+// thread sends it from its connections (sessions). PGlite is one PostgreSQL session, so this thread decides
+// what runs when: calls run one at a time in the order they came, except that while a session has a
+// transaction open, only that session's calls run; the others wait, in order, until it ends. A call that is a
+// whole transaction by itself (a read sent with its BEGIN and COMMIT) never holds the database between calls.
+// Answers are plain data (structured clone); an error goes back as its message and its fields (code,
+// constraint, detail, …), which the server's thread puts on an Error of its own.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
-import { PG_DATE_OID, type ThreadCall, type ThreadInit, type ThreadReply } from './pglite-thread-protocol.js';
+import { PG_DATE_OID, type PlainError, type ThreadCall, type ThreadInit, type ThreadReply } from './pglite-thread-protocol.js';
 
 const port = parentPort!;
 const init = workerData as ThreadInit;
 
 /** Own fields of an error that survive the copy to the other thread (strings, numbers, booleans). */
-function plainError(err: unknown): { message: string; name: string; fields: Record<string, unknown> } {
+function plainError(err: unknown): PlainError {
   if (!(err instanceof Error)) return { message: String(err), name: 'Error', fields: {} };
   const fields: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(err)) {
@@ -24,17 +27,33 @@ const reply = (message: ThreadReply, transfer: ArrayBuffer[] = []) => port.postM
 // A DATE stays its ISO text, as on PostgreSQL (src/db/knex.ts): the parser is a function, so it is set here.
 const db = new PGlite({ ...(init.dataDir ? { dataDir: init.dataDir } : {}), loadDataDir: init.loadDataDir, parsers: { [PG_DATE_OID]: (v: string) => v } });
 
-db.waitReady.then(
-  () => reply({ id: 0, ok: null }),
-  (err) => reply({ id: 0, error: plainError(err) }),
-);
+/** The statements prepared in this session (a PREPARE_FIRST call's name, once its PREPARE succeeded). */
+const prepared = new Set<string>();
 
 async function run(call: ThreadCall): Promise<{ ok: unknown; transfer?: ArrayBuffer[] }> {
+  if (call.prepare && !prepared.has(call.prepare.name)) {
+    await db.exec(`PREPARE ${call.prepare.name} AS ${call.prepare.sql}`);
+    prepared.add(call.prepare.name);
+  }
   switch (call.op) {
     case 'query':
       return { ok: await db.query(call.sql, call.params, call.options) };
     case 'exec':
       return { ok: await db.exec(call.sql) };
+    case 'alone': {
+      await db.exec(call.begin);
+      try {
+        const result = await db.query(call.sql, call.params);
+        await db.exec('COMMIT');
+        return { ok: result };
+      } catch (err) {
+        await db.exec('ROLLBACK').catch(() => {});
+        throw err;
+      }
+    }
+    case 'release':
+      if (db.isInTransaction()) await db.exec('ROLLBACK');
+      return { ok: null };
     case 'dump': {
       const bytes = await (await db.dumpDataDir(call.compression)).arrayBuffer();
       return { ok: bytes, transfer: [bytes] };
@@ -45,9 +64,47 @@ async function run(call: ThreadCall): Promise<{ ok: unknown; transfer?: ArrayBuf
   }
 }
 
+// ------------------------------------------------------------------------------------------ what runs when
+
+const waiting: ThreadCall[] = [];
+/** The session whose transaction is open: only its calls run until it ends. */
+let holder: number | null = null;
+let busy = false;
+
+async function next(): Promise<void> {
+  if (busy) return;
+  const at = holder === null ? 0 : waiting.findIndex((c) => c.session === holder);
+  if (at < 0 || at >= waiting.length) return;
+  const [call] = waiting.splice(at, 1);
+  busy = true;
+  let answer: ThreadReply;
+  let transfer: ArrayBuffer[] | undefined;
+  try {
+    const done = await run(call);
+    transfer = done.transfer;
+    answer = { id: call.id, ok: done.ok, open: false };
+  } catch (err) {
+    answer = { id: call.id, error: plainError(err), open: false };
+  }
+  // A session that left its transaction open (BEGIN, or a failed statement inside one) keeps the database.
+  const open = call.op !== 'close' && call.op !== 'dump' && !db.closed && db.isInTransaction();
+  holder = open ? call.session : null;
+  answer.open = open;
+  reply(answer, transfer);
+  busy = false;
+  void next();
+}
+
+let ready = false;
 port.on('message', (call: ThreadCall) => {
-  run(call).then(
-    ({ ok, transfer }) => reply({ id: call.id, ok }, transfer),
-    (err) => reply({ id: call.id, error: plainError(err) }),
-  );
+  waiting.push(call);
+  if (ready) void next();
 });
+db.waitReady.then(
+  () => {
+    ready = true;
+    reply({ id: 0, ok: null, open: false });
+    void next();
+  },
+  (err) => reply({ id: 0, error: plainError(err), open: false }),
+);

@@ -11,7 +11,7 @@
 //   scopes never wait for each other's connection (PGlite has only one: that would be a deadlock).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
-import { isPlainRead, isTransaction, routeQuery, sendsBeginWith } from './knex-internals.js';
+import { isPlainRead, isTransaction, readsAlone, routeQuery, sendsBeginWith } from './knex-internals.js';
 import { applyTenantSettings, assertTenantId, TENANT_BEGIN } from './rls.js';
 import { rememberWhileStand } from './stand-cache.js';
 
@@ -66,12 +66,18 @@ export class TenantReads {
   private readonly failures = new WeakMap<Promise<Knex.Transaction>, unknown>();
   private running = 0;
   private closing: NodeJS.Immediate | null = null;
+  /**
+   * On the embedded database each read runs alone, in a transaction of its own sent in one call (readsAlone()):
+   * a shared transaction would hold its one connection while this thread serves other requests.
+   */
+  readonly alone: boolean;
 
   constructor(
     private readonly knex: Knex,
     readonly mandant: string,
   ) {
     assertTenantId(mandant);
+    this.alone = readsAlone(knex);
   }
 
   async run<T>(execute: (trx: Knex.Transaction) => Promise<T>, retried = false): Promise<T> {
@@ -278,10 +284,10 @@ export class TenantScope {
   private bound<Q extends Knex.QueryBuilder>(qb: Q): Q {
     if (isTransaction(this.knex)) return qb;
     // A select without a lock may share the request's read transaction; anything else gets its own.
-    return routeQuery(qb, (runIn, plainRead) => {
+    return routeQuery(qb, (runIn, plainRead, runAlone) => {
       const open = this.openTransaction();
       if (open) return runIn(open);
-      if (plainRead && this.reads) return this.reads.run(runIn);
+      if (plainRead && this.reads) return this.reads.alone ? runAlone(tenantConfig(this.mandant) as Record<string, unknown>) : this.reads.run(runIn);
       this.shared.writing();
       return beginTenant(this.knex as Knex, this.mandant, runIn);
     }, 'Tenant queries stream only inside scope.transaction()');

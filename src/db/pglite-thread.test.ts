@@ -127,6 +127,8 @@ describe('PGliteThread: the embedded database in a thread of its own', () => {
       expect(read.rows).toEqual([{ v: 'x', n: 5 }]);
       await expect(a.alone('BEGIN', 'select 1 / $1::int', [0])).rejects.toThrow(/division by zero/);
       expect(a.release()).toBeUndefined();
+      await expect(a.alone('BEGIN; select no_such_setting_function()', 'select 1')).rejects.toThrow(/no_such_setting_function/);
+      expect(a.release()).toBeUndefined();
       expect(await count(b)).toBe(0);
       // The setting was local to its transaction.
       expect((await b.query<{ v: string | null }>("select current_setting('app.probe', true) as v")).rows[0].v).toBeFalsy();

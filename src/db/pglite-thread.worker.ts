@@ -40,17 +40,17 @@ async function run(call: ThreadCall): Promise<{ ok: unknown; transfer?: ArrayBuf
       return { ok: await db.query(call.sql, call.params, call.options) };
     case 'exec':
       return { ok: await db.exec(call.sql) };
-    case 'alone': {
-      await db.exec(call.begin);
+    case 'alone':
       try {
+        await db.exec(call.begin);
         const result = await db.query(call.sql, call.params);
         await db.exec('COMMIT');
         return { ok: result };
       } catch (err) {
-        await db.exec('ROLLBACK').catch(() => {});
+        // Whatever failed (the settings, the statement, COMMIT), the call leaves no transaction behind.
+        if (db.isInTransaction()) await db.exec('ROLLBACK').catch(() => {});
         throw err;
       }
-    }
     case 'release':
       if (db.isInTransaction()) await db.exec('ROLLBACK');
       return { ok: null };

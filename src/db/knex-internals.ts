@@ -424,7 +424,7 @@ export const sendsBeginWith = (knex: Knex): boolean => (knex.client as Record<sy
 
 /**
  * Whether a plain read runs best alone in a transaction of its own (runAlone()) rather than in one shared with
- * the request's other reads: on PGlite, whose one connection a shared transaction would hold from one read to
+ * the request's other reads: on PGlite, whose one session a shared transaction would hold from one read to
  * the next (src/db/scope.ts). On PostgreSQL the shared transaction saves round trips on a pool of connections.
  */
 export const readsAlone = (knex: Knex): boolean => isPglite(knex) && sendsBeginWith(knex);

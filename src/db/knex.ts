@@ -2,7 +2,7 @@
 // Both clients are extended in two ways for tenant isolation (src/db/rls.ts, src/db/scope.ts):
 // - a transaction opened for a tenant sends its settings (app role and tenant) in the same round trip as BEGIN;
 // - a query on the base connection while a tenant transaction is open in the same flow of control fails at
-//   once: on PGlite's single connection it would wait for that transaction forever, on PostgreSQL it would
+//   once: on PGlite's one session it would wait for that transaction forever, on PostgreSQL it would
 //   silently run outside it.
 import { mkdirSync } from 'node:fs';
 import knexFactory, { type Knex } from 'knex';

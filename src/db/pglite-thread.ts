@@ -5,7 +5,8 @@
 // PGlite's API that knex-pglite and this code use: waitReady, query(), exec(), dumpDataDir(), close().
 // Answers arrive as PGlite gives them (rows, fields, affectedRows; structured clone keeps Dates, numbers and
 // bytes as they are); an error arrives as an Error with the database's fields (code, constraint, detail, …).
-// It is still one database with one connection: statements run one at a time, in the order they were sent.
+// It is still one database session: statements run one at a time, and while one of knex's connections (sessions
+// of this thread, session()) has a transaction open, only its statements run.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';

@@ -6,9 +6,11 @@
 // queries in a transaction that first sets the app role and the tenant (one statement, sent with BEGIN):
 // - inside scope.transaction() the settings are made once, at its start;
 // - a query awaited outside runs in a short transaction of its own; reads of one request that follow each
-//   other share one (TenantReads), writes get their own, so a failed write never takes reads with it;
+//   other share one (TenantReads; on PGlite each goes alone, BEGIN to COMMIT in one call: readsAlone()), writes
+//   get their own, so a failed write never takes reads with it;
 // - a TenantScope query inside another scope's transaction (same tenant) runs in that transaction, so two
-//   scopes never wait for each other's connection (PGlite has only one: that would be a deadlock).
+//   scopes never wait for each other's connection (PGlite is one session that an open transaction holds: that
+//   would be a deadlock).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
 import { isPlainRead, isTransaction, readsAlone, routeQuery, sendsBeginWith } from './knex-internals.js';

@@ -1,6 +1,8 @@
 // The embedded database in its own thread (src/db/pglite-thread.ts): answers as PGlite gives them, errors with
 // the database's fields, statements in the order sent, its files dumped and loaded, nothing after close().
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeDatabase, createDatabase } from './knex.js';
+import { PGLITE_CONNECTIONS, poolBusy } from './knex-internals.js';
 import { PREPARE_FIRST } from './pglite-thread-protocol.js';
 import { PGliteThread } from './pglite-thread.js';
 
@@ -146,3 +148,41 @@ describe('PGliteThread: the embedded database in a thread of its own', () => {
     });
   });
 });
+
+describe("knex on PGliteThread: a pool of the thread's sessions", () => {
+  it('lends more than one connection; a transaction holds the database until it ends, and a read elsewhere then sees its rows', async () => {
+    const { knex } = createDatabase({ kind: 'pglite', dir: null });
+    try {
+      await knex.raw('create table k (id int primary key)');
+      const pool = (knex.client as { pool: { numUsed(): number; max: number } }).pool;
+      expect(pool.max).toBe(PGLITE_CONNECTIONS);
+      let seen: number | undefined;
+      let usedAtOnce = 0;
+      await knex.transaction(async (trx) => {
+        await trx('k').insert({ id: 1 });
+        // Another flow's read takes a connection of its own and waits in the database's thread for this COMMIT.
+        const elsewhere = knex('k').count({ n: '*' }).first().then((r) => (seen = Number(r?.n)));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        usedAtOnce = pool.numUsed();
+        expect(seen).toBeUndefined();
+        await trx('k').insert({ id: 2 });
+        void elsewhere;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(usedAtOnce).toBe(2);
+      expect(seen).toBe(2);
+      // A failed transaction is rolled back and holds nothing: the next read runs.
+      await expect(knex.transaction(async (trx) => {
+        await trx('k').insert({ id: 3 });
+        await trx('k').insert({ id: 3 });
+      })).rejects.toMatchObject({ code: '23505' });
+      expect(await knex('k').pluck('id')).toEqual([1, 2]);
+      expect(poolBusy(knex)).toBe(false);
+    } finally {
+      await closeDatabase(knex);
+    }
+    // knex.destroy() (closeDatabase) closed the database and ended its thread.
+    expect((knex.client as { pglite: PGliteThread }).pglite.closed).toBe(true);
+  });
+});
+

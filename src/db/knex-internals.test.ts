@@ -196,6 +196,17 @@ describe('clients: transaction(container, config, outerTx), begin(), acquireConn
     await plain.destroy();
   });
 
+  it("knex's client settles its pool in getPoolSettings() and ends it in destroy(); knex-pglite's takes and gives up a connection in _acquireOnlyConnection() and destroyRawConnection()", () => {
+    const proto = pgliteClientClass().prototype as Record<string, unknown>;
+    for (const method of ['getPoolSettings', 'destroy', '_acquireOnlyConnection', 'destroyRawConnection']) expect(typeof proto[method], method).toBe('function');
+    // The size asked for is the size the pool gets (pgliteThreadClientClass; its pool is tested in pglite-thread.test.ts).
+    const settings = (pgClientClass().prototype as unknown as { getPoolSettings(this: unknown, c: object): { max: number } }).getPoolSettings.call(
+      { config: {}, poolDefaults: () => ({ min: 2, max: 10 }), logger: { warn() {} } },
+      { min: 0, max: 7 },
+    );
+    expect(settings.max).toBe(7);
+  });
+
   it("knex-pglite's client is a subclass of knex's pg client, and holds its PGlite in `pglite`", () => {
     expect(pgliteClientClass().prototype).toBeInstanceOf(pgClientClass());
     expect(isPglite(knex)).toBe(!PG);

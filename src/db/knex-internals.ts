@@ -17,7 +17,11 @@
 // - a builder's options({…}) reach the client's _query as `obj.options`, which the pg client hands to pg's
 //   query config (where `name` makes pg prepare the statement once per connection and execute it after);
 // - a client's 'query' event reaches the knex instance's listeners, and knex gives every connection back through
-//   releaseConnection(conn) (PGlite's BEGIN sent with the first statement, deferredBegin).
+//   releaseConnection(conn) (PGlite's BEGIN sent with the first statement, deferredBegin);
+// - the embedded database's pool (pgliteThreadClientClass): knex's client settles its pool's size in
+//   getPoolSettings(poolConfig) and ends it in destroy(); knex-pglite gets a connection from
+//   _acquireOnlyConnection() and gives it up in destroyRawConnection(conn); a builder's options({…}) also carry
+//   runAlone()'s config to _query (reads alone, aloneIn).
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
@@ -366,10 +370,11 @@ export function extendClient<C extends ClientClass>(Base: C, kind: 'postgres' | 
      * reads), sent as one exec(): `BEGIN; settings; EXECUTE name(literals); COMMIT` when the statement is
      * prepared (the first time it is prepared just before), else BEGIN, the statement and COMMIT one after
      * another on the connection knex lent for it. Either way the connection is held only while the database's
-     * thread works, not while this thread gets round to the next step of the request. BEGIN and COMMIT are
-     * reported as statements, as on PostgreSQL (src/db/query-count.ts).
+     * thread works, not while this thread gets round to the next step of the request. knex reports the call
+     * as the one statement it is (src/db/query-count.ts).
      */
     async aloneIn(connection: unknown, config: Record<string, unknown>, obj: QueryObject): Promise<unknown> {
+      if (kind !== 'pglite') throw new Error('runAlone() is for the embedded database (readsAlone())');
       const pglite = connection as PgliteCalls;
       const begin = hooks.beginWith(config);
       if (begin === undefined || !begin.startsWith(BEGIN_PREFIX)) throw new Error('runAlone() needs a config that beginWith() opens');

@@ -21,7 +21,16 @@ export const SESSION_OF = Symbol('sessionOf');
 export interface ThreadInit {
   dataDir?: string;
   loadDataDir?: Blob;
+  /** How long a call may wait while another session holds the database (WAIT_LIMIT_MS unless a test says). */
+  waitLimitMs?: number;
 }
+
+/**
+ * How long a call waits for another session's transaction before it is refused: knex's own wait for a pooled
+ * connection, which bounded it when the embedded database had one connection. The refusal says "Unable to
+ * acquire a connection", as knex's does, so the error handler answers 503 (src/db/unavailable.ts).
+ */
+export const WAIT_LIMIT_MS = 60_000;
 
 /**
  * A call to the database; id 0 is reserved for the answer to start-up. `session` is the connection it comes

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDatabase, createDatabase } from './knex.js';
 import { PGLITE_CONNECTIONS, poolBusy } from './knex-internals.js';
 import { PREPARE_FIRST } from './pglite-thread-protocol.js';
+import { isDatabaseUnavailable } from './unavailable.js';
 import { PGliteThread } from './pglite-thread.js';
 
 describe('PGliteThread: the embedded database in a thread of its own', () => {
@@ -108,6 +109,24 @@ describe('PGliteThread: the embedded database in a thread of its own', () => {
       expect(await waiting).toBe(1);
       expect(order).toEqual(['a commits', 'b saw 1']);
       await b.exec('delete from s');
+    });
+
+    it("refuses a call that waited too long for another session's transaction, as a pool that had no connection to give (503)", async () => {
+      const limited = new PGliteThread({ waitLimitMs: 200 });
+      try {
+        await limited.waitReady;
+        const a = limited.session();
+        const b = limited.session();
+        await a.exec('begin');
+        const err = await b.query('select 1').catch((e: unknown) => e);
+        expect(String((err as Error).message)).toMatch(/^Unable to acquire a connection to the embedded database/);
+        expect(isDatabaseUnavailable(err)).toBe(true);
+        // The holder goes on; once it ends, the other session is served again.
+        await a.exec('commit');
+        expect((await b.query<{ n: number }>('select 2 as n')).rows[0].n).toBe(2);
+      } finally {
+        await limited.close();
+      }
     });
 
     it('rolls back what a session given back left open, and frees the database', async () => {

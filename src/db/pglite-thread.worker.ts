@@ -7,7 +7,7 @@
 // constraint, detail, …), which the server's thread puts on an Error of its own.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
-import { PG_DATE_OID, type PlainError, type ThreadCall, type ThreadInit, type ThreadReply } from './pglite-thread-protocol.js';
+import { PG_DATE_OID, WAIT_LIMIT_MS, type PlainError, type ThreadCall, type ThreadInit, type ThreadReply } from './pglite-thread-protocol.js';
 
 const port = parentPort!;
 const init = workerData as ThreadInit;
@@ -67,15 +67,33 @@ async function run(call: ThreadCall): Promise<{ ok: unknown; transfer?: ArrayBuf
 // ------------------------------------------------------------------------------------------ what runs when
 
 const waiting: ThreadCall[] = [];
+/** When each waiting call came (by id). */
+const arrived = new Map<number, number>();
 /** The session whose transaction is open: only its calls run until it ends. */
 let holder: number | null = null;
 let busy = false;
+
+/** Refuses the calls that waited longer than the limit for another session's transaction to end. */
+const waitLimitMs = init.waitLimitMs ?? WAIT_LIMIT_MS;
+setInterval(() => {
+  if (holder === null) return;
+  const now = Date.now();
+  for (let i = waiting.length - 1; i >= 0; i--) {
+    const call = waiting[i];
+    if (call.session === holder || now - (arrived.get(call.id) ?? now) < waitLimitMs) continue;
+    waiting.splice(i, 1);
+    arrived.delete(call.id);
+    const message = `Unable to acquire a connection to the embedded database: another connection's transaction has held it for more than ${waitLimitMs / 1000} s`;
+    reply({ id: call.id, error: { message, name: 'Error', fields: {} }, open: false });
+  }
+}, Math.min(1_000, waitLimitMs / 2)).unref();
 
 async function next(): Promise<void> {
   if (busy) return;
   const at = holder === null ? 0 : waiting.findIndex((c) => c.session === holder);
   if (at < 0 || at >= waiting.length) return;
   const [call] = waiting.splice(at, 1);
+  arrived.delete(call.id);
   busy = true;
   let answer: ThreadReply;
   let transfer: ArrayBuffer[] | undefined;
@@ -98,6 +116,7 @@ async function next(): Promise<void> {
 let ready = false;
 port.on('message', (call: ThreadCall) => {
   waiting.push(call);
+  arrived.set(call.id, Date.now());
   if (ready) void next();
 });
 db.waitReady.then(

@@ -189,6 +189,28 @@ describe('clients: transaction(container, config, outerTx), begin(), acquireConn
     }
   });
 
+  it('runs a read alone (runAlone): its BEGIN, settings and COMMIT in the same round trip when prepared, none left open when it fails', async () => {
+    const statements: string[] = [];
+    const listen = (q: { sql: string }) => statements.push(q.sql);
+    const alone = <Q extends Knex.QueryBuilder>(qb: Q) => routeQuery(qb, (_runIn, _plainRead, runAlone) => runAlone({ probe: true }), 'no streams');
+    knex.on('query', listen);
+    try {
+      for (let i = 0; i < 2; i++) {
+        expect(await alone(prepared(probe().select(knex.raw('?::int as n', [i])))).first()).toEqual({ probe: 'begun', n: i });
+      }
+      // Unprepared: the same settings, and the same answer.
+      expect(await alone(probe()).first()).toEqual({ probe: 'begun' });
+      // knex reports each read once: one statement sent (the prepared ones), whatever travels with it.
+      expect(statements).toHaveLength(3);
+      await expect(alone(prepared(knex.select(knex.raw('1 / ?::int as n', [0])))).first()).rejects.toThrow(/division by zero/);
+      // Nothing was left open: a plain query after it runs outside any transaction, without the setting.
+      expect(await probe().first()).toEqual({ probe: '' });
+      expect((await knex.raw('select 1 as one')).rows[0].one).toBe(1);
+    } finally {
+      knex.off('query', listen);
+    }
+  });
+
   it('marks its instances (sendsBeginWith), unlike a plain client', async () => {
     expect(sendsBeginWith(knex)).toBe(true);
     const plain = knexFactory({ client: 'pg', connection: 'postgres://nobody@127.0.0.1:1/none' });

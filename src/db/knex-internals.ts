@@ -54,7 +54,7 @@ export type RunAlone = (config: Record<string, unknown>) => Promise<unknown>;
  * query is a plain read, judged when it is awaited (a lock may be added after the builder is handed out).
  * stream() and pipe() throw `streamError`: a stream would run outside any transaction the route chooses.
  */
-export function routeQuery<Q extends Knex.QueryBuilder>(qb: Q, route: (runIn: RunIn, plainRead: boolean, runAlone: RunAlone) => Promise<unknown>, streamError: string): Q {
+export function routeQuery<Q extends Knex.QueryBuilder>(qb: Q, route: (runIn: RunIn, plainRead: boolean, runAlone: RunAlone, markedPrepared: boolean) => Promise<unknown>, streamError: string): Q {
   const builder = qb as unknown as BuilderInternals;
   // knex's own then(): compiles and runs the query on the builder's client (the transaction's, once transacting()).
   const execute = builder.then as unknown as (this: BuilderInternals, ok: (v: unknown) => void, fail: (e: unknown) => void) => void;
@@ -63,7 +63,7 @@ export function routeQuery<Q extends Knex.QueryBuilder>(qb: Q, route: (runIn: Ru
   const runAlone: RunAlone = (config) => new Promise<unknown>((ok, fail) => execute.call(builder.options({ [ALONE]: config }) as BuilderInternals, ok, fail));
   const run = (): Promise<unknown> => {
     try {
-      return route(runIn, isPlainRead(builder), runAlone);
+      return route(runIn, isPlainRead(builder), runAlone, isMarkedPrepared(builder));
     } catch (err) {
       return Promise.reject(err);
     }
@@ -118,6 +118,9 @@ export function prepared<Q extends Knex.QueryBuilder>(qb: Q): Q {
   return qb.options({ [PREPARE]: true }) as Q;
 }
 
+/** Whether prepared() marked the builder (knex keeps each options() call's object in `_options`). */
+const isMarkedPrepared = (qb: Knex.QueryBuilder): boolean => ((qb as { _options?: Record<string, unknown>[] })._options ?? []).some((o) => o?.[PREPARE] === true);
+
 /**
  * How many statements one connection keeps prepared: the page statements of the lists, their filter choices
  * and the session's read, in the shapes their filters and sorts give, fit many times over. Past it a query runs
@@ -136,8 +139,8 @@ const sessionOf = (connection: object): object => (connection as { [SESSION_OF]?
  * The statement name for `sql` on this connection and whether it is new there (to be prepared now), or
  * undefined when the connection has no room left.
  */
-function statementName(connection: object, sql: string): { name: string; fresh: boolean } | undefined {
-  const name = `portal_${createHash('sha1').update(sql).digest('hex')}`;
+function statementName(connection: object, sql: string, prefix = 'portal_'): { name: string; fresh: boolean } | undefined {
+  const name = `${prefix}${createHash('sha1').update(sql).digest('hex')}`;
   const session = sessionOf(connection);
   let names = preparedOn.get(session);
   if (!names) preparedOn.set(session, (names = new Set()));
@@ -374,10 +377,10 @@ export function extendClient<C extends ClientClass>(Base: C, kind: 'postgres' | 
      * as the one statement it is (src/db/query-count.ts).
      */
     async aloneIn(connection: unknown, config: Record<string, unknown>, obj: QueryObject): Promise<unknown> {
-      if (kind !== 'pglite') throw new Error('runAlone() is for the embedded database (readsAlone())');
-      const pglite = connection as PgliteCalls;
       const begin = hooks.beginWith(config);
       if (begin === undefined || !begin.startsWith(BEGIN_PREFIX)) throw new Error('runAlone() needs a config that beginWith() opens');
+      if (kind === 'postgres') return this.aloneOnPostgres(connection, begin, obj);
+      const pglite = connection as PgliteCalls;
       const prepared = await preparedExecute(connection, obj);
       if (!prepared && pglite.alone) {
         const result = (await pglite.alone(begin, obj.sql, obj.bindings)) as { affectedRows?: number };
@@ -393,6 +396,42 @@ export function extendClient<C extends ClientClass>(Base: C, kind: 'postgres' | 
       } catch (err) {
         // A failed statement leaves its transaction aborted: ended here, before knex lends the connection again.
         await pglite.exec('ROLLBACK').catch(() => {});
+        throw err;
+      }
+    }
+
+    /**
+     * PostgreSQL: a prepared() read alone, as one simple query `BEGIN; settings; EXECUTE name(literals); COMMIT`
+     * on the connection knex lent (one round trip instead of BEGIN, the statement and COMMIT). The statement is
+     * prepared with SQL's PREPARE, once per connection, under a name of its own (`portal_sql_…`): pg's named
+     * statements of the protocol share the connection's names, and pg knows only its own. Values that are not
+     * plain scalars run BEGIN, the statement and COMMIT one after another.
+     */
+    async aloneOnPostgres(connection: unknown, begin: string, obj: QueryObject): Promise<unknown> {
+      const pg = connection as { query(text: string): Promise<unknown> };
+      const { [PREPARE]: marked, ...options } = obj.options ?? {};
+      obj.options = options;
+      const literals = marked ? executeLiterals(obj.bindings ?? []) : undefined;
+      const statement = literals && statementName(connection as object, obj.sql, 'portal_sql_');
+      try {
+        if (literals && statement) {
+          if (statement.fresh) {
+            await pg.query(`PREPARE ${statement.name} AS ${obj.sql}`).catch((err: unknown) => {
+              preparedOn.get(sessionOf(connection as object))?.delete(statement.name);
+              throw err;
+            });
+          }
+          const results = (await pg.query(`${begin}; EXECUTE ${statement.name}(${literals.join(', ')}); COMMIT`)) as unknown[];
+          obj.response = results.at(-2);
+          return obj;
+        }
+        await pg.query(begin);
+        await super._query(connection, obj);
+        await pg.query('COMMIT');
+        return obj;
+      } catch (err) {
+        // A failed statement leaves its transaction aborted: ended here, before knex lends the connection again.
+        await pg.query('ROLLBACK').catch(() => {});
         throw err;
       }
     }
@@ -433,6 +472,12 @@ export const sendsBeginWith = (knex: Knex): boolean => (knex.client as Record<sy
  * the next (src/db/scope.ts). On PostgreSQL the shared transaction saves round trips on a pool of connections.
  */
 export const readsAlone = (knex: Knex): boolean => isPglite(knex) && sendsBeginWith(knex);
+
+/**
+ * PostgreSQL: a prepared() read runs alone too (aloneOnPostgres): its BEGIN, settings and COMMIT travel with it
+ * in one round trip. Other reads of a request keep sharing one transaction there.
+ */
+export const preparedReadsAlone = (knex: Knex): boolean => sendsBeginWith(knex) && !isPglite(knex);
 
 /** Whether the instance runs on the embedded database (knex-pglite's client holds its PGlite instance). */
 export const isPglite = (knex: Knex): boolean => 'pglite' in (knex.client as object);

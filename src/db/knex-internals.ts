@@ -297,6 +297,24 @@ async function preparedExecute(connection: unknown, obj: QueryObject): Promise<{
   }
   return { execute, options };
 }
+/** Runs `work`; if it fails, a transaction it left aborted is ended before knex lends the connection again. */
+async function endedEvenIfFailed<T>(send: (sql: string) => Promise<unknown>, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    await send('ROLLBACK').catch(() => {});
+    throw err;
+  }
+}
+
+/** `begin` (BEGIN and settings), the statement (`run`), COMMIT: one after another on one connection. */
+async function inItsTransaction<T>(send: (sql: string) => Promise<unknown>, begin: string, run: () => Promise<T>): Promise<T> {
+  await send(begin);
+  const result = await run();
+  await send('COMMIT');
+  return result;
+}
+
 /** knex-pglite's processResponse reads PGlite's result shape, with affectedRows. */
 function lastResult(obj: QueryObject, results: unknown[]): QueryObject {
   const last = results.at(-1) as { affectedRows?: number } | undefined;
@@ -387,17 +405,10 @@ export function extendClient<C extends ClientClass>(Base: C, kind: 'postgres' | 
         obj.response = { ...result, affectedRows: result.affectedRows ?? 0 };
         return obj;
       }
-      try {
+      return endedEvenIfFailed((sql) => pglite.exec(sql), async () => {
         if (prepared) return lastResult(obj, (await pglite.exec(`${begin}; ${prepared.execute}; COMMIT`, prepared.options)).slice(0, -1));
-        await pglite.exec(begin);
-        await this._query(connection, obj);
-        await pglite.exec('COMMIT');
-        return obj;
-      } catch (err) {
-        // A failed statement leaves its transaction aborted: ended here, before knex lends the connection again.
-        await pglite.exec('ROLLBACK').catch(() => {});
-        throw err;
-      }
+        return inItsTransaction((sql) => pglite.exec(sql), begin, () => this._query(connection, obj));
+      });
     }
 
     /**
@@ -413,27 +424,19 @@ export function extendClient<C extends ClientClass>(Base: C, kind: 'postgres' | 
       obj.options = options;
       const literals = marked ? executeLiterals(obj.bindings ?? []) : undefined;
       const statement = literals && statementName(connection as object, obj.sql, 'portal_sql_');
-      try {
-        if (literals && statement) {
-          if (statement.fresh) {
-            await pg.query(`PREPARE ${statement.name} AS ${obj.sql}`).catch((err: unknown) => {
-              preparedOn.get(sessionOf(connection as object))?.delete(statement.name);
-              throw err;
-            });
-          }
-          const results = (await pg.query(`${begin}; EXECUTE ${statement.name}(${literals.join(', ')}); COMMIT`)) as unknown[];
-          obj.response = results.at(-2);
-          return obj;
+      const send = (sql: string) => pg.query(sql);
+      return endedEvenIfFailed(send, async () => {
+        if (!literals || !statement) return inItsTransaction(send, begin, () => super._query(connection, obj));
+        if (statement.fresh) {
+          await pg.query(`PREPARE ${statement.name} AS ${obj.sql}`).catch((err: unknown) => {
+            preparedOn.get(sessionOf(connection as object))?.delete(statement.name);
+            throw err;
+          });
         }
-        await pg.query(begin);
-        await super._query(connection, obj);
-        await pg.query('COMMIT');
+        const results = (await pg.query(`${begin}; EXECUTE ${statement.name}(${literals.join(', ')}); COMMIT`)) as unknown[];
+        obj.response = results.at(-2);
         return obj;
-      } catch (err) {
-        // A failed statement leaves its transaction aborted: ended here, before knex lends the connection again.
-        await pg.query('ROLLBACK').catch(() => {});
-        throw err;
-      }
+      });
     }
 
     _query(connection: unknown, obj: QueryObject): Promise<unknown> {

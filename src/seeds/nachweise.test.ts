@@ -6,6 +6,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Produktgruppe } from '../domain/fuels.js';
 import { gesetzeswerteAm } from '../features/gesetzeswerte/service.js';
+import { heuteInDeutschland } from '../features/zuordnung/service.js';
 import { completeNachweis, MERKMALE, nachweisStore, type Nachweis } from '../features/nachweise/nachweis.js';
 import { merkmaleAus, nbStore, type Nachweisbescheinigung } from '../features/nachweisbescheinigungen/config.js';
 import type { Meta } from '../db/versioned.js';
@@ -20,7 +21,9 @@ type B = Nachweisbescheinigung & Meta;
 
 let t: TestApp;
 const data: Record<string, { nachweise: N[]; nbs: B[] }> = {};
-const today = () => new Date().toISOString().slice(0, 10);
+// Today in Germany, the app's today (certificates created through it may be dated so); UTC's is a day behind
+// between midnight in Germany and midnight UTC.
+const today = () => heuteInDeutschland();
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 beforeAll(async () => {

@@ -10,6 +10,7 @@ import { QUERY_COUNTS_PATH } from '../../db/query-count.js';
 import { milli } from '../../domain/lieferkette.js';
 import { TANK_AMPELN } from '../../domain/tankampel.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
+import { heuteInDeutschland } from '../zuordnung/service.js';
 import { zertifikatEingabe } from '../../testing/factories.js';
 import { csrfFrom, signIn } from '../../testing/session.js';
 import { createUserWithRoles } from '../../testing/users.js';
@@ -22,7 +23,9 @@ const PASSWORT = 'Tankstelle12345';
 const token = async (login: string, password: string) => (await request(t.app).post('/api/v1/account/login').send({ login, password })).body.token as string;
 const as = async (login: string, password: string, mandant = 'DEMO') => ({ Authorization: await token(login, password), 'X-Mandant': mandant });
 const api = () => request(t.app);
-const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+// Counted back from today in Germany, the day the app's views take as today (heuteInDeutschland): counted from
+// UTC's, the test failed between midnight in Germany and midnight UTC.
+const daysAgo = (n: number) => new Date(Date.parse(`${heuteInDeutschland()}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
 
 beforeAll(async () => {
   t = await createTestApp({ countQueries: true });

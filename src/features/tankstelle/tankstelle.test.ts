@@ -10,8 +10,9 @@ import { QUERY_COUNTS_PATH } from '../../db/query-count.js';
 import { milli } from '../../domain/lieferkette.js';
 import { TANK_AMPELN } from '../../domain/tankampel.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
-import { heuteInDeutschland } from '../zuordnung/service.js';
 import { zertifikatEingabe } from '../../testing/factories.js';
+import { heuteInDeutschland } from '../zuordnung/service.js';
+import { tageVor } from './service.js';
 import { csrfFrom, signIn } from '../../testing/session.js';
 import { createUserWithRoles } from '../../testing/users.js';
 
@@ -25,7 +26,7 @@ const as = async (login: string, password: string, mandant = 'DEMO') => ({ Autho
 const api = () => request(t.app);
 // Counted back from today in Germany, the day the app's views take as today (heuteInDeutschland): counted from
 // UTC's, the test failed between midnight in Germany and midnight UTC.
-const daysAgo = (n: number) => new Date(Date.parse(`${heuteInDeutschland()}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
+const daysAgo = (n: number) => tageVor(heuteInDeutschland(), n);
 
 beforeAll(async () => {
   t = await createTestApp({ countQueries: true });

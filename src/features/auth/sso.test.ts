@@ -54,12 +54,15 @@ async function idTokenFor(login: string, clientId = 'portal', secret?: string): 
   });
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
+  // Without a nonce, two tokens for the same user issued in the same second are the same bytes (RS256 signs
+  // deterministically), and the portal rightly refuses the second as a replay. Outside applications send one.
+  const nonce = oidc.randomNonce();
   const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: ERP_CALLBACK, scope: 'openid email', state,
+    redirect_uri: ERP_CALLBACK, scope: 'openid email', state, nonce,
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
   });
   const callback = await signInAt(url.href, login, { portalOrigin: 'http://erp.test' });
-  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
   return tokens.id_token!;
 }
 

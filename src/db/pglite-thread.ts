@@ -144,7 +144,7 @@ export class PGliteThread implements PGliteConnection {
   }
 
   private call(call: Call): Promise<unknown> {
-    if (this.ended) return Promise.reject(new Error(this.ended.message));
+    if (this.ended) return Promise.reject(this.refusal());
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, session: call.session });
@@ -172,10 +172,18 @@ export class PGliteThread implements PGliteConnection {
     else waiting.resolve(message.ok);
   }
 
+  /**
+   * A call's error once the thread has ended: SQLSTATE 08006 (connection failure), as PostgreSQL's driver reports
+   * a lost server, so pages and the API answer 503 "try again shortly" (src/db/unavailable.ts), not 500.
+   */
+  private refusal(): Error {
+    return Object.assign(new Error(this.ended!.message), { code: '08006' });
+  }
+
   private end(reason: Error): void {
     if (this.ended) return;
     this.ended = reason;
-    for (const { reject } of this.pending.values()) reject(new Error(reason.message));
+    for (const { reject } of this.pending.values()) reject(this.refusal());
     this.pending.clear();
     this.worker.unref();
   }

@@ -21,7 +21,9 @@
 // - the embedded database's pool (pgliteThreadClientClass): knex's client settles its pool's size in
 //   getPoolSettings(poolConfig) and ends it in destroy(); knex-pglite gets a connection from
 //   _acquireOnlyConnection() and gives it up in destroyRawConnection(conn); a builder's options({…}) also carry
-//   runAlone()'s config to _query (reads alone, aloneIn).
+//   runAlone()'s config to _query (reads alone, aloneIn);
+// - readTogether(): a builder's toSQL().toNative() gives the SQL with $n placeholders and its bindings as the
+//   client's _query would get them, and a select() resolves to its rows, a first() to the first of them.
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
@@ -54,7 +56,11 @@ export type RunAlone = (config: Record<string, unknown>) => Promise<unknown>;
  * query is a plain read, judged when it is awaited (a lock may be added after the builder is handed out).
  * stream() and pipe() throw `streamError`: a stream would run outside any transaction the route chooses.
  */
-export function routeQuery<Q extends Knex.QueryBuilder>(qb: Q, route: (runIn: RunIn, plainRead: boolean, runAlone: RunAlone, markedPrepared: boolean) => Promise<unknown>, streamError: string): Q {
+export function routeQuery<Q extends Knex.QueryBuilder>(
+  qb: Q,
+  route: (runIn: RunIn, plainRead: boolean, runAlone: RunAlone, markedPrepared: boolean, builder: Knex.QueryBuilder) => Promise<unknown>,
+  streamError: string,
+): Q {
   const builder = qb as unknown as BuilderInternals;
   // knex's own then(): compiles and runs the query on the builder's client (the transaction's, once transacting()).
   const execute = builder.then as unknown as (this: BuilderInternals, ok: (v: unknown) => void, fail: (e: unknown) => void) => void;
@@ -63,7 +69,7 @@ export function routeQuery<Q extends Knex.QueryBuilder>(qb: Q, route: (runIn: Ru
   const runAlone: RunAlone = (config) => new Promise<unknown>((ok, fail) => execute.call(builder.options({ [ALONE]: config }) as BuilderInternals, ok, fail));
   const run = (): Promise<unknown> => {
     try {
-      return route(runIn, isPlainRead(builder), runAlone, isMarkedPrepared(builder));
+      return route(runIn, isPlainRead(builder), runAlone, isMarkedPrepared(builder), builder);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -148,6 +154,22 @@ function statementName(connection: object, sql: string, prefix = 'portal_'): { n
   if (names.size >= PREPARED_PER_CONNECTION) return undefined;
   names.add(name);
   return { name, fresh: true };
+}
+
+/** SQL's EXECUTE of a prepared statement with its values as literals (no parentheses without values: SQL's rule). */
+const executeSql = (name: string, literals: string[]) => (literals.length ? `EXECUTE ${name}(${literals.join(', ')})` : `EXECUTE ${name}`);
+
+/** statementName() for several statements, all or none: undefined (and nothing taken) when they do not all fit. */
+function statementNames(connection: object, sqls: string[], prefix: string): { name: string; fresh: boolean }[] | undefined {
+  const names = preparedOn.get(sessionOf(connection));
+  const fresh = new Set(sqls.map((sql) => `${prefix}${createHash('sha1').update(sql).digest('hex')}`).filter((name) => !names?.has(name)));
+  if ((names?.size ?? 0) + fresh.size > PREPARED_PER_CONNECTION) return undefined;
+  return sqls.map((sql) => statementName(connection, sql, prefix)!);
+}
+
+/** Forgets a statement that failed to prepare (and drops it, in case a part of the attempt did prepare it). */
+function forgetPrepared(connection: object, name: string): void {
+  preparedOn.get(sessionOf(connection))?.delete(name);
 }
 
 /**
@@ -285,7 +307,7 @@ async function preparedExecute(connection: unknown, obj: QueryObject): Promise<{
   const statement = literals && statementName(connection as object, obj.sql);
   if (!literals || !statement) return undefined;
   const { name, fresh } = statement;
-  const execute = `EXECUTE ${name}(${literals.join(', ')})`;
+  const execute = executeSql(name, literals);
   if (preparesOnCall(connection)) return { execute, options: { ...options, [PREPARE_FIRST]: { name, sql: obj.sql } } };
   if (fresh) {
     // A PGlite of this thread's own: knex holds its one connection for the query, so nothing can EXECUTE the
@@ -305,6 +327,14 @@ async function endedEvenIfFailed<T>(send: (sql: string) => Promise<unknown>, wor
     await send('ROLLBACK').catch(() => {});
     throw err;
   }
+}
+
+/** PostgreSQL: SQL's PREPARE of `sql` as `name` on the connection, forgotten again if the server refuses it. */
+async function prepareOnPostgres(pg: { query(text: string): Promise<unknown> }, connection: object, name: string, sql: string): Promise<void> {
+  await pg.query(`PREPARE ${name} AS ${sql}`).catch((err: unknown) => {
+    forgetPrepared(connection, name);
+    throw err;
+  });
 }
 
 /** `begin` (BEGIN and settings), the statement (`run`), COMMIT: one after another on one connection. */
@@ -427,16 +457,48 @@ export function extendClient<C extends ClientClass>(Base: C, kind: 'postgres' | 
       const send = (sql: string) => pg.query(sql);
       return endedEvenIfFailed(send, async () => {
         if (!literals || !statement) return inItsTransaction(send, begin, () => super._query(connection, obj));
-        if (statement.fresh) {
-          await pg.query(`PREPARE ${statement.name} AS ${obj.sql}`).catch((err: unknown) => {
-            preparedOn.get(sessionOf(connection as object))?.delete(statement.name);
-            throw err;
-          });
-        }
-        const results = (await pg.query(`${begin}; EXECUTE ${statement.name}(${literals.join(', ')}); COMMIT`)) as unknown[];
+        if (statement.fresh) await prepareOnPostgres(pg, connection as object, statement.name, obj.sql);
+        const results = (await pg.query(`${begin}; ${executeSql(statement.name, literals)}; COMMIT`)) as unknown[];
         obj.response = results.at(-2);
         return obj;
       });
+    }
+
+    /**
+     * Several plain reads in one transaction of their own with the config's settings, in one round trip
+     * (readTogether()): `BEGIN; settings; EXECUTE a(literals); EXECUTE b(literals); …; COMMIT`, each statement
+     * prepared on the connection the first time, by a PREPARE in front of the same simple query (PGliteThread:
+     * in the database's thread, PREPARE_FIRST, as its connections share one session). Their results in order,
+     * or undefined when the connection has no room for their names. knex's 'query' event reports the round trip.
+     */
+    async togetherIn(connection: unknown, config: Record<string, unknown>, reads: { sql: string; literals: string[] }[]): Promise<{ rows: unknown[] }[] | undefined> {
+      const begin = hooks.beginWith(config);
+      if (begin === undefined || !begin.startsWith(BEGIN_PREFIX)) throw new Error('readTogether() needs a config that beginWith() opens');
+      const names = statementNames(connection as object, reads.map((r) => r.sql), kind === 'postgres' ? 'portal_sql_' : 'portal_');
+      if (!names) return undefined;
+      const executes = `${begin}; ${reads.map((r, i) => executeSql(names[i].name, r.literals)).join('; ')}; COMMIT`;
+      const statements = names.map((n, i) => ({ name: n.name, sql: reads[i].sql, fresh: n.fresh }));
+      const onThread = kind === 'pglite' && preparesOnCall(connection);
+      const fresh = onThread ? [] : statements.filter((p) => p.fresh);
+      const sql = [...fresh.map((p) => `PREPARE ${p.name} AS ${p.sql}`), executes].join('; ');
+      const send = (text: string, options?: Record<string, unknown>): Promise<unknown[]> =>
+        kind === 'postgres'
+          ? (connection as { query(text: string): Promise<unknown> }).query(text).then((r) => (Array.isArray(r) ? r : [r]))
+          : (connection as PgliteCalls).exec(text, options);
+      (this as unknown as { emit(event: string, data: unknown): void }).emit('query', { sql, bindings: [] });
+      try {
+        const results = await endedEvenIfFailed(send, () => send(sql, onThread ? { [PREPARE_FIRST]: statements.map(({ name, sql: text }) => ({ name, sql: text })) } : undefined));
+        return results.slice(-1 - reads.length, -1) as { rows: unknown[] }[];
+      } catch (err) {
+        // Which of the new statements the failed query left prepared (PREPARE does not roll back): known again.
+        if (fresh.length) {
+          for (const p of fresh) forgetPrepared(connection as object, p.name);
+          const left = await send(`select name from pg_prepared_statements where name in (${fresh.map((p) => `'${p.name}'`).join(', ')})`).catch(() => undefined);
+          const known = preparedOn.get(sessionOf(connection as object));
+          for (const row of ((left?.at(-1) as { rows?: { name: string }[] } | undefined)?.rows ?? [])) known?.add(row.name);
+        }
+        throw err;
+      }
     }
 
     _query(connection: unknown, obj: QueryObject): Promise<unknown> {
@@ -464,6 +526,37 @@ export function extendClient<C extends ClientClass>(Base: C, kind: 'postgres' | 
       return super._query(connection, obj);
     }
   };
+}
+
+/**
+ * Plain reads (select() or first(), no lock) in one transaction of their own with the transaction config
+ * `config` (as runAlone()'s), in one round trip: their answers in order, shaped as awaiting each would give
+ * them. Undefined when they cannot go together (a client not of extendClient(), another kind of query, a value
+ * that is not a plain scalar, no room for more prepared statements on the connection): the caller runs them
+ * one by one. Every read is prepared on the connection, so only for queries whose text takes a bounded number
+ * of shapes, as prepared().
+ */
+export async function readTogether(knex: Knex, config: Record<string, unknown>, builders: readonly Knex.QueryBuilder[]): Promise<unknown[] | undefined> {
+  const client = knex.client as InstanceType<ClientClass> & {
+    togetherIn?(connection: unknown, config: Record<string, unknown>, reads: { sql: string; literals: string[] }[]): Promise<{ rows: unknown[] }[] | undefined>;
+  };
+  if (!sendsBeginWith(knex) || typeof client.togetherIn !== 'function') return undefined;
+  const reads: { sql: string; literals: string[]; first: boolean }[] = [];
+  for (const qb of builders) {
+    const method = (qb as BuilderInternals)._method;
+    if (!isPlainRead(qb) || (method !== 'select' && method !== 'first')) return undefined;
+    const { sql, bindings } = qb.toSQL().toNative();
+    const literals = executeLiterals(bindings);
+    if (!literals) return undefined;
+    reads.push({ sql, literals, first: method === 'first' });
+  }
+  const connection = await client.acquireConnection();
+  try {
+    const results = await client.togetherIn(connection, config, reads);
+    return results?.map((result, i) => (reads[i].first ? result.rows[0] : result.rows));
+  } finally {
+    await client.releaseConnection(connection);
+  }
 }
 
 /** Whether the knex instance's client is one of extendClient(): transactions opened with a config carry its SQL. */

@@ -5,8 +5,9 @@
 export const PG_DATE_OID = 1082;
 
 /**
- * The option (of query() and exec()) naming a prepared statement the call EXECUTEs: `{ name, sql }`. The
- * database's thread prepares it first if it has not yet, so connections never race to prepare one.
+ * The option (of query() and exec()) naming the prepared statements the call EXECUTEs: `{ name, sql }`, or a
+ * list of them (several reads in one call). The database's thread prepares each first if it has not yet, so
+ * connections never race to prepare one.
  */
 export const PREPARE_FIRST = 'portalPrepareFirst';
 export interface PrepareFirst {
@@ -36,7 +37,7 @@ export const WAIT_LIMIT_MS = 60_000;
  * A call to the database; id 0 is reserved for the answer to start-up. `session` is the connection it comes
  * from (0: the thread's own): a session that has a transaction open has the database to itself until it ends.
  */
-export type ThreadCall = { id: number; session: number; prepare?: PrepareFirst } & (
+export type ThreadCall = { id: number; session: number; prepare?: PrepareFirst[] } & (
   | { op: 'query'; sql: string; params?: unknown[]; options?: Record<string, unknown> }
   | { op: 'exec'; sql: string }
   /** `begin` (BEGIN and settings), the statement with its parameters, COMMIT: one transaction, in one call. */

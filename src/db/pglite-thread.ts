@@ -38,6 +38,10 @@ function startWorker(init: ThreadInit): Worker {
 }
 
 /** The database's error as an Error of this thread: its message and fields, with this thread's stack. */
+/** The call's `prepare` field from a PREPARE_FIRST option: one statement or several. */
+const toPrepare = (option: unknown): { prepare?: PrepareFirst[] } =>
+  option ? { prepare: Array.isArray(option) ? (option as PrepareFirst[]) : [option as PrepareFirst] } : {};
+
 function toError({ message, name, fields }: PlainError): Error {
   const err = Object.assign(new Error(message), fields);
   err.name = name;
@@ -130,13 +134,12 @@ export class PGliteThread implements PGliteConnection {
     const { [PREPARE_FIRST]: prepare, ...rest } = options ?? {};
     const hasOptions = Object.keys(rest).length > 0;
     return this.call({
-      op: 'query', session, sql, ...(params?.length ? { params } : {}), ...(hasOptions ? { options: rest } : {}), ...(prepare ? { prepare: prepare as PrepareFirst } : {}),
+      op: 'query', session, sql, ...(params?.length ? { params } : {}), ...(hasOptions ? { options: rest } : {}), ...toPrepare(prepare),
     }) as Promise<Results<T>>;
   }
 
   private execIn(session: number, sql: string, options?: Record<string, unknown>): Promise<Results[]> {
-    const prepare = options?.[PREPARE_FIRST] as PrepareFirst | undefined;
-    return this.call({ op: 'exec', session, sql, ...(prepare ? { prepare } : {}) }) as Promise<Results[]>;
+    return this.call({ op: 'exec', session, sql, ...toPrepare(options?.[PREPARE_FIRST]) }) as Promise<Results[]>;
   }
 
   private aloneIn<T>(session: number, begin: string, sql: string, params?: unknown[]): Promise<Results<T>> {

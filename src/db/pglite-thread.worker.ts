@@ -31,9 +31,10 @@ const db = new PGlite({ ...(init.dataDir ? { dataDir: init.dataDir } : {}), load
 const prepared = new Set<string>();
 
 async function run(call: ThreadCall): Promise<{ ok: unknown; transfer?: ArrayBuffer[] }> {
-  if (call.prepare && !prepared.has(call.prepare.name)) {
-    await db.exec(`PREPARE ${call.prepare.name} AS ${call.prepare.sql}`);
-    prepared.add(call.prepare.name);
+  for (const statement of call.prepare ?? []) {
+    if (prepared.has(statement.name)) continue;
+    await db.exec(`PREPARE ${statement.name} AS ${statement.sql}`);
+    prepared.add(statement.name);
   }
   switch (call.op) {
     case 'query':

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestApp, type TestApp } from '../testing/app.js';
 import { rawRequest, signInWithForms, type CookieJar } from '../testing/page-weight.js';
-import { ISLAND_PAGE, LIST, LOGIN_PAGE, THG_PAGE } from '../testing/perf-pages.js';
+import { ISLAND_PAGE, LIST, LOGIN_PAGE, TANKSTELLE, THG_PAGE } from '../testing/perf-pages.js';
 import { readsAlone } from './knex-internals.js';
 import { QUERY_COUNTS_PATH, type QueryCounts } from './query-count.js';
 
@@ -54,6 +54,10 @@ describe('database round trips per request', () => {
       ['detail', `/de/${LIST.detail}`, admin],
       ['island page', `${ISLAND_PAGE}?benutzer=${leser.id}`, admin],
       ['list API', `${LIST.api}?${benchQuery}`, undefined, bearer],
+      ['Tankstelle', '/de/bewegungsdaten/tankstelle-bestand', admin],
+      ['Tankstelle pumps', '/de/bewegungsdaten/tankstelle-bestand?ansicht=zapfsaeulen', admin],
+      ['Tankstelle chain', '/de/bewegungsdaten/tankstelle-bestand?ansicht=lieferkette', admin],
+      ['Tankstelle JSON', TANKSTELLE.api, undefined, bearer],
     ];
     for (const [label, path, jar, headers] of pages) {
       const res = await rawRequest(`${base}${path}`, { jar, headers: { ...headers, 'x-bench-label': label } });
@@ -77,6 +81,13 @@ describe('database round trips per request', () => {
     // settings, and one statement for every figure (docs/decisions.md "Dashboard"). On the embedded database
     // every read goes alone, BEGIN included (readsAlone): one fewer.
     expect(seen.dashboard.max).toBe(readsAlone(t.db.knex) ? 2 : 3);
+    // The Tankstelle: session and user, then its reads in two round trips (TenantScope.together(): the locations
+    // with the settings, then the location's eight reads, each with its BEGIN and settings in one simple query).
+    // The pump and chain views add one each (the locations were read once for the request).
+    expect(seen['Tankstelle JSON'].max).toBe(3);
+    expect(seen.Tankstelle.max).toBe(3);
+    expect(seen['Tankstelle pumps'].max).toBe(4);
+    expect(seen['Tankstelle chain'].max).toBe(4);
     // The counter itself sees every statement: a health check is exactly one.
     await rawRequest(`${base}/healthz`, { headers: { 'x-bench-label': 'health' } });
     expect((await counts()).health).toEqual({ requests: 1, queries: 1, min: 1, max: 1 });

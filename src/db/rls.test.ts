@@ -253,6 +253,65 @@ describe('TenantScope', () => {
     await expect(scope.transaction(async () => new TenantScope(knex, 'NORD').table('standorte').first())).rejects.toThrow(/NORD query inside a DEMO transaction/);
   });
 
+  it('sends the reads of a together() scope awaited at once as one round trip, as its tenant, each answer as alone', async () => {
+    const scope = new TenantScope(knex, 'DEMO');
+    const reads = (s: TenantScope) => Promise.all([
+      s.table('standorte').clearWhere().orderBy('nr').select('mandant', 'nr'),
+      s.table('produkte').orderBy('nr').first('nr', 'name'),
+      s.table('standorte').where({ nr: 'nope' }).first('nr'),
+      s.scoped(s.knex.select(s.knex.raw("current_setting('app.mandant', true) as mandant, ?::date as tag", ['2026-11-27']))),
+    ]);
+    const alone = await reads(scope);
+    // Row-level security holds: without its where, the first read still sees DEMO's rows only.
+    expect(new Set(alone[0].map((r: { mandant: string }) => r.mandant))).toEqual(new Set(['DEMO']));
+    expect(alone[3]).toEqual([{ mandant: 'DEMO', tag: '2026-11-27' }]);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the read transaction above is committed
+    const statements: string[] = [];
+    const listen = (q: { sql: string }) => statements.push(q.sql);
+    knex.on('query', listen);
+    try {
+      // Twice: the first time on a connection the statements are prepared in the same round trip.
+      for (let i = 0; i < 2; i++) {
+        statements.length = 0;
+        expect(await scope.together(reads)).toEqual(alone);
+        expect(statements, statements.join("\n")).toHaveLength(1);
+        expect(statements[0]).toMatch(/BEGIN; select set_config\('role', 'portal_app', true\), set_config\('app.mandant', 'DEMO', true\); EXECUTE .*; COMMIT$/);
+      }
+      // Reads awaited one after another go one by one, as they would anyway.
+      statements.length = 0;
+      const [einzeln, danach] = await scope.together(async (s) => [await s.table('produkte').orderBy('nr').first('nr', 'name'), await s.table('standorte').where({ nr: 'nope' }).first('nr')]);
+      expect([einzeln, danach]).toEqual([alone[1], alone[2]]);
+      expect(statements.filter((x) => /EXECUTE .*EXECUTE/.test(x))).toEqual([]);
+    } finally {
+      knex.off('query', listen);
+    }
+    // When one read fails, each read reports its own answer: the others are not lost with it.
+    const neu = (s: TenantScope) => s.table('standorte').where({ nr: '1001' }).first('nr', 'mandant');
+    const [good, bad] = await scope.together((s) => Promise.allSettled([neu(s), s.table('standorte').whereRaw('1 / 0 = 1').first()]));
+    expect(good).toEqual({ status: 'fulfilled', value: { nr: '1001', mandant: 'DEMO' } });
+    expect(bad).toMatchObject({ status: 'rejected', reason: expect.objectContaining({ message: expect.stringMatching(/division by zero/) }) });
+    // The statement prepared by the failed round trip is known to be there: used again, it goes together at once.
+    const again: string[] = [];
+    const listenAgain = (q: { sql: string }) => again.push(q.sql);
+    knex.on('query', listenAgain);
+    try {
+      const pair = await scope.together((s) => Promise.all([neu(s), s.table('produkte').orderBy('nr').first('nr', 'name')]));
+      expect(pair).toEqual([{ nr: '1001', mandant: 'DEMO' }, alone[1]]);
+      expect(again, again.join('\n')).toHaveLength(1);
+    } finally {
+      knex.off('query', listenAgain);
+    }
+    // No transaction stays open, on no connection: a plain read afterwards sees no tenant set.
+    expect((await knex.raw("select coalesce(current_setting('app.mandant', true), '') as m")).rows[0].m).toBe('');
+    // Inside a transaction the reads run there, seeing what it wrote.
+    await scope.transaction(async (tx) => {
+      await tx.table('standorte').where({ nr: '1001' }).update({ name: 'Zwischenstand' });
+      const [row] = await tx.together((s) => Promise.all([s.table('standorte').where({ nr: '1001' }).first('name')]));
+      expect(row).toEqual({ name: 'Zwischenstand' });
+      throw new Error('rollback');
+    }).catch((err: Error) => expect(err.message).toBe('rollback'));
+  });
+
   it('refuses a tenant id that is not one', () => {
     expect(() => new TenantScope(knex, "DEMO'; reset role; --")).toThrow(/Not a tenant id/);
     expect(() => new TenantScope(knex, 'demo')).toThrow(/Not a tenant id/);

@@ -14,9 +14,10 @@
 //   would be a deadlock).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
-import { isPlainRead, isTransaction, preparedReadsAlone, readsAlone, routeQuery, sendsBeginWith } from './knex-internals.js';
+import { isPlainRead, isTransaction, preparedReadsAlone, readsAlone, readTogether, routeQuery, sendsBeginWith } from './knex-internals.js';
 import { applyTenantSettings, assertTenantId, TENANT_BEGIN } from './rls.js';
 import { rememberWhileStand } from './stand-cache.js';
+import { isDatabaseUnavailable } from './unavailable.js';
 
 export type StandortScope = 'all' | readonly string[];
 
@@ -130,6 +131,50 @@ export class TenantReads {
   }
 }
 
+/**
+ * The reads of a together() scope that are awaited in the same turn (the queries of a Promise.all, and of the
+ * functions it calls, up to their first await), collected until the promise callbacks of the moment have run
+ * (setImmediate) and then sent as one round trip: one transaction with the tenant's settings, every statement
+ * prepared (readTogether()). A read that cannot go so (one alone, a value that is not a plain scalar) runs as
+ * it would have anyway; so do all of them when the batch fails for another reason than an unreachable
+ * database, each then reporting its own answer or error.
+ */
+class ReadBatch {
+  private pending: { qb: Knex.QueryBuilder; alone: () => Promise<unknown>; resolve(v: unknown): void; reject(e: unknown): void }[] = [];
+  private flushing: NodeJS.Immediate | null = null;
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly mandant: string,
+    private readonly reads: TenantReads,
+  ) {}
+
+  add(qb: Knex.QueryBuilder, alone: () => Promise<unknown>): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ qb, alone, resolve, reject });
+      this.flushing ??= setImmediate(() => void this.flush());
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    this.flushing = null;
+    const oneByOne = () => batch.forEach((r) => r.alone().then(r.resolve, r.reject));
+    // The request's read transaction open (PostgreSQL): they join it, as they would have anyway. A batch of
+    // one still goes as one round trip with its BEGIN, settings and COMMIT, prepared.
+    if (this.reads.open) return oneByOne();
+    let answers: unknown[] | undefined;
+    try {
+      answers = await readTogether(this.knex, tenantConfig(this.mandant) as Record<string, unknown>, batch.map((r) => r.qb));
+    } catch (err) {
+      if (isDatabaseUnavailable(err)) return batch.forEach((r) => r.reject(err));
+    }
+    if (!answers) return oneByOne();
+    batch.forEach((r, i) => r.resolve(answers[i]));
+  }
+}
+
 /** The key of a location scope in memo keys: a value worked out for some locations is never handed to others. */
 const standorteKey = (standorte: StandortScope) => (standorte === 'all' ? '*' : [...standorte].sort().join(','));
 
@@ -181,6 +226,8 @@ export class TenantRequest {
 
 export class TenantScope {
   private readonly shared: TenantRequest;
+  /** together(): this scope's plain reads of one turn go to the database in one round trip. */
+  private batch: ReadBatch | null = null;
 
   constructor(
     readonly knex: Knex | Knex.Transaction,
@@ -257,8 +304,24 @@ export class TenantScope {
     return standortNr != null && this.standorte.includes(standortNr);
   }
 
+  /**
+   * Runs `fn` with a scope whose plain reads, awaited in the same turn, go to the database together: one
+   * transaction, one round trip (ReadBatch). For a page of several independent reads, each on the database
+   * for a moment (the Tankstelle's): each read is prepared on its connection, so only queries whose text takes
+   * a bounded number of shapes. Inside a transaction, reads run there as always.
+   */
+  together<R>(fn: (scope: TenantScope) => Promise<R>): Promise<R> {
+    const reads = this.reads;
+    if (isTransaction(this.knex) || !reads) return fn(this);
+    const scope = new TenantScope(this.knex, this.mandant, this.standorte, this.shared);
+    scope.batch = new ReadBatch(this.knex, this.mandant, reads);
+    return fn(scope);
+  }
+
   withStandorte(standorte: StandortScope): TenantScope {
-    return new TenantScope(this.knex, this.mandant, standorte, this.shared);
+    const scope = new TenantScope(this.knex, this.mandant, standorte, this.shared);
+    scope.batch = this.batch;
+    return scope;
   }
 
   /** Runs `fn` in one transaction with the same scope, as the app role in this tenant (nested: a savepoint). */
@@ -293,14 +356,18 @@ export class TenantScope {
   private bound<Q extends Knex.QueryBuilder>(qb: Q): Q {
     if (isTransaction(this.knex)) return qb;
     // A select without a lock may share the request's read transaction; anything else gets its own.
-    return routeQuery(qb, (runIn, plainRead, runAlone, markedPrepared) => {
+    return routeQuery(qb, (runIn, plainRead, runAlone, markedPrepared, builder) => {
       const open = this.openTransaction();
       if (open) return runIn(open);
-      if (plainRead && this.reads) {
+      const reads = this.reads;
+      if (plainRead && reads) {
         // PostgreSQL: a prepared read alone, unless the request's read transaction is open anyway (then it costs
         // nothing more there, and leaving it would cost the next read a BEGIN).
-        const alone = this.reads.alone === 'all' || (this.reads.alone === 'prepared' && markedPrepared && !this.reads.open);
-        return alone ? runAlone(tenantConfig(this.mandant) as Record<string, unknown>) : this.reads.run(runIn);
+        const read = () => {
+          const alone = reads.alone === 'all' || (reads.alone === 'prepared' && markedPrepared && !reads.open);
+          return alone ? runAlone(tenantConfig(this.mandant) as Record<string, unknown>) : reads.run(runIn);
+        };
+        return this.batch ? this.batch.add(builder, read) : read();
       }
       this.shared.writing();
       return beginTenant(this.knex as Knex, this.mandant, runIn);

@@ -61,9 +61,13 @@ export interface TankZeile {
  * with its latest Bestand up to `heute`. `produktNr`: that tank only.
  */
 export async function tanks(scope: TenantScope, standortNr: string, heute: string, produktNr?: string): Promise<TankZeile[]> {
-  const vorhanden = scope.table('bestaende', 'b0').where('b0.standort_nr', standortNr).select('b0.produkt_nr')
-    .union(scope.table('einlieferungen', 'e').where({ 'e.standort_nr': standortNr, 'e.storniert': false }).select('e.produkt_nr'));
-  const produkte = scope.table('produkte', 'p').whereIn('p.nr', vorhanden)
+  // Asked per product (a tenant has tens), each an index look-up, rather than collecting the products of every
+  // delivery of the location (thousands).
+  const eins = scope.knex.raw('1');
+  const hatBestand = scope.table('bestaende', 'b0').where('b0.standort_nr', standortNr).whereRaw('b0.produkt_nr = p.nr').select(eins);
+  const hatEinlieferung = scope.table('einlieferungen', 'e').where({ 'e.standort_nr': standortNr, 'e.storniert': false })
+    .whereRaw('e.produkt_nr = p.nr').select(eins);
+  const produkte = scope.table('produkte', 'p').where((q) => q.whereExists(hatBestand).orWhereExists(hatEinlieferung))
     .select('p.nr', 'p.name', 'p.biogehalt', 'p.produktgruppe')
     .orderBy('p.nr');
   if (produktNr !== undefined) produkte.where('p.nr', produktNr);
@@ -142,9 +146,13 @@ export async function offeneEinlieferungen(scope: TenantScope, standortNr: strin
  * none under way still had deliveries (the traffic light's "keine aktive Lieferung", not "keine Lieferungen").
  */
 export async function letzteAbgeschlossene(scope: TenantScope, standortNr: string): Promise<OffeneEinlieferung[]> {
-  const rows = (await scope.table('einlieferungen', 'd').where({ 'd.standort_nr': standortNr, 'd.storniert': false })
-    .whereNotIn('d.status', [...OFFENE_STATUS]).distinctOn('d.produkt_nr').select('d.nr', 'd.datum', 'd.status', 'd.produkt_nr')
-    .orderBy('d.produkt_nr').orderBy('d.datum', 'desc').orderBy('d.nr', 'desc')) as Row[];
+  // Per product, newest first, the first completed one: a few index entries each (einlieferungen_standort_produkt_idx),
+  // where DISTINCT ON sorted every delivery of the location.
+  const neueste = scope.table('einlieferungen', 'd').where({ 'd.standort_nr': standortNr, 'd.storniert': false })
+    .whereRaw('d.produkt_nr = p.nr').whereNotIn('d.status', [...OFFENE_STATUS]).select('d.nr', 'd.datum', 'd.status', 'd.produkt_nr')
+    .orderBy('d.datum', 'desc').orderBy('d.nr', 'desc').limit(1);
+  const rows = (await scope.table('produkte', 'p').joinRaw('cross join lateral ? as l', [neueste as unknown as Knex.Raw])
+    .select('l.nr', 'l.datum', 'l.status', 'l.produkt_nr').orderBy('p.nr')) as Row[];
   return rows.map((r) => ({ nr: String(r.nr), datum: String(r.datum), status: r.status as Lieferstatus, produktNr: String(r.produkt_nr) }));
 }
 
@@ -287,6 +295,16 @@ export async function einlieferungenNeuesteZuerst(scope: TenantScope, standortNr
   }));
 }
 
+/**
+ * The certificates (not cancelled) of the collections (not cancelled) of one page of einlieferungenNeuesteZuerst(),
+ * by collection: read with the page, so the chain view needs no further round trip for them.
+ */
+export async function nachweiseDerSeite(scope: TenantScope, standortNr: string, produktNr: string, offset: number, limit: number): Promise<KettenNachweis[]> {
+  const seite = scope.table('einlieferungen', 'd').where({ 'd.standort_nr': standortNr, 'd.produkt_nr': produktNr, 'd.storniert': false })
+    .select('d.abholung_nr').orderBy('d.datum', 'desc').orderBy('d.nr', 'desc').offset(offset).limit(limit);
+  return nachweiseZu(scope, scope.table('abholung_nachweise', 'an').whereIn('an.abholung_nr', seite));
+}
+
 export interface KettenNachweis {
   abholungNr: string;
   nr: string;
@@ -296,10 +314,9 @@ export interface KettenNachweis {
   thg: string | null;
 }
 
-/** The certificates (not cancelled) of these collections (not cancelled), by number. */
-export async function nachweiseVon(scope: TenantScope, abholungNrs: readonly string[]): Promise<KettenNachweis[]> {
-  if (!abholungNrs.length) return [];
-  let qb = scope.table('abholung_nachweise', 'an').whereIn('an.abholung_nr', [...new Set(abholungNrs)]);
+/** The certificates (not cancelled) of the collections (not cancelled) that `an` (abholung_nachweise) names, by number. */
+async function nachweiseZu(scope: TenantScope, an: Knex.QueryBuilder): Promise<KettenNachweis[]> {
+  let qb = an;
   qb = scope.leftJoin(qb, 'abholungen', 'a', (j) => j.on('a.nr', 'an.abholung_nr'));
   qb = scope.leftJoin(qb, 'nachweise', 'n', (j) => j.on('n.nr', 'an.nachweis_nr'));
   const rows = (await qb.where('a.storniert', false).where('n.storniert', false)

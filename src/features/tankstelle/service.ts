@@ -60,7 +60,8 @@ const href = {
 
 /** The user's locations and the one asked for (default: the first by number); 404 when it is not theirs. */
 export async function standortWahl(scope: TenantScope, standortNr?: string | null): Promise<{ standorte: repo.StandortZeile[]; standort: repo.StandortZeile }> {
-  const standorte = await repo.standorte(scope);
+  // Read once per request: the page's view and its list of locations both start here.
+  const standorte = await scope.memo('tankstelle:standorte', () => repo.standorte(scope));
   const standort = standortNr ? standorte.find((s) => s.nr === standortNr) : standorte[0];
   if (!standort) throw notFound('tankstelle:errors.standortUnbekannt');
   return { standorte, standort };
@@ -165,20 +166,45 @@ export async function letzteLieferungen(scope: TenantScope, standortNr: string, 
 }
 
 /** GET /api/tankstelle: the location's tanks with their traffic lights, and its 10 latest deliveries. */
-export async function tankUebersicht(scope: TenantScope, standortNr: string | null | undefined, heute: string, d: Darstellung): Promise<TankUebersicht> {
-  const { standorte, standort } = await standortWahl(scope, standortNr);
-  const S = standort.nr;
-  const einstellungen = await repo.einstellungen(scope);
-  const verbrauchVon = tageVor(heute, einstellungen.verbrauchTage - 1);
-  const [tanks, links, offene, letzte, unverknuepft, abgaben, letzteLieferungen_] = await Promise.all([
-    repo.tanks(scope, S, heute),
-    repo.verknuepfteNachweise(scope, S),
-    repo.offeneEinlieferungen(scope, S),
-    repo.letzteAbgeschlossene(scope, S),
-    repo.unverknuepfteNachweise(scope, S),
-    repo.abgaben(scope, S, verbrauchVon, heute),
-    repo.letzteLieferungen(scope, S, LETZTE_ANZAHL),
-  ]);
+export function tankUebersicht(scope: TenantScope, standortNr: string | null | undefined, heute: string, d: Darstellung): Promise<TankUebersicht> {
+  // Two round trips to the database: the locations with the settings, then the eight reads of the location
+  // (each a moment on the database; one at a time, their round trips were most of the view's time).
+  return scope.together(async (s) => {
+    const [{ standorte, standort }, einstellungen] = await Promise.all([standortWahl(s, standortNr), repo.einstellungen(s)]);
+    const S = standort.nr;
+    const verbrauchVon = tageVor(heute, einstellungen.verbrauchTage - 1);
+    const [tanks, links, offene, letzte, unverknuepft, abgaben, letzteLieferungen_] = await Promise.all([
+      repo.tanks(s, S, heute),
+      repo.verknuepfteNachweise(s, S),
+      repo.offeneEinlieferungen(s, S),
+      repo.letzteAbgeschlossene(s, S),
+      repo.unverknuepfteNachweise(s, S),
+      repo.abgaben(s, S, verbrauchVon, heute),
+      repo.letzteLieferungen(s, S, LETZTE_ANZAHL),
+    ]);
+    return uebersichtAus(S, heute, d, einstellungen, standorte, { tanks, links, offene, letzte, unverknuepft, abgaben, letzteLieferungen_ });
+  });
+}
+
+interface UebersichtDaten {
+  tanks: repo.TankZeile[];
+  links: repo.VerknuepfterNachweis[];
+  offene: repo.OffeneEinlieferung[];
+  letzte: repo.OffeneEinlieferung[];
+  unverknuepft: Map<Produktgruppe, number>;
+  abgaben: repo.AbgabeZeile[];
+  letzteLieferungen_: repo.LetzteLieferungZeile[];
+}
+
+/** The tank view from what the database gave: the traffic light of every tank. */
+function uebersichtAus(
+  S: string,
+  heute: string,
+  d: Darstellung,
+  einstellungen: repo.Einstellungen,
+  standorte: repo.StandortZeile[],
+  { tanks, links, offene, letzte, unverknuepft, abgaben, letzteLieferungen_ }: UebersichtDaten,
+): TankUebersicht {
   const einlieferungen = einlieferungenJeProdukt(links, offene, letzte);
   const abgabeBio = new Map<string, bigint>();
   for (const a of abgaben) {
@@ -260,10 +286,17 @@ export interface Zapfsaeulen {
  * GET /api/tankstelle/zapfsaeulen: pumps are not master data (certificates-and-balances.md section 7), so the
  * pump view groups the location's outbound deliveries of the last 30 days by product.
  */
-export async function zapfsaeulen(scope: TenantScope, standortNr: string | null | undefined, heute: string, d: Darstellung): Promise<Zapfsaeulen> {
-  const { standort } = await standortWahl(scope, standortNr);
-  const von = tageVor(heute, ZAPFSAEULEN_TAGE - 1);
-  const rows = await repo.abgabenMitStatus(scope, standort.nr, von, heute);
+export function zapfsaeulen(scope: TenantScope, standortNr: string | null | undefined, heute: string, d: Darstellung): Promise<Zapfsaeulen> {
+  // Each read one round trip with its BEGIN and settings (together(): prepared, as a read of its own is not).
+  return scope.together(async (s) => {
+    const { standort } = await standortWahl(s, standortNr);
+    const von = tageVor(heute, ZAPFSAEULEN_TAGE - 1);
+    return zapfsaeulenAus(standort.nr, von, heute, d, await repo.abgabenMitStatus(s, standort.nr, von, heute));
+  });
+}
+
+/** The pump view from the location's outbound deliveries of the period. */
+function zapfsaeulenAus(standortNr: string, von: string, heute: string, d: Darstellung, rows: repo.PumpenZeile[]): Zapfsaeulen {
   const produkte = new Map<string, PumpenProdukt & { mengeM: bigint; bioM: bigint }>();
   for (const r of rows) {
     let p = produkte.get(r.produktNr);
@@ -285,7 +318,7 @@ export async function zapfsaeulen(scope: TenantScope, standortNr: string | null 
     }
   }
   return {
-    standortNr: standort.nr,
+    standortNr,
     stand: heute,
     von,
     bis: heute,
@@ -330,18 +363,30 @@ export interface Lieferkette {
 }
 
 /** GET /api/tankstelle/lieferkette: the deliveries the tank's bio content is made of, newest first. 404 when P has no tank at S. */
-export async function lieferkette(scope: TenantScope, standortNr: string | null | undefined, produktNr: string | null | undefined, heute: string, d: Darstellung): Promise<Lieferkette> {
+export function lieferkette(scope: TenantScope, standortNr: string | null | undefined, produktNr: string | null | undefined, heute: string, d: Darstellung): Promise<Lieferkette> {
+  return scope.together((s) => kette(s, standortNr, produktNr, heute, d));
+}
+
+/** lieferkette() in a together() scope: each read is one round trip, the tank's with the first page's. */
+async function kette(scope: TenantScope, standortNr: string | null | undefined, produktNr: string | null | undefined, heute: string, d: Darstellung): Promise<Lieferkette> {
   const { standort } = await standortWahl(scope, standortNr);
-  const [tank] = produktNr ? await repo.tanks(scope, standort.nr, heute, produktNr) : [];
+  if (!produktNr) throw notFound('tankstelle:errors.tankUnbekannt');
+  // Newest first, page by page, until what was read explains B (older ones would not contribute), each page
+  // with the certificates of its collections; the tank with the first page, in one round trip.
+  const seiteLesen = (offset: number) =>
+    Promise.all([repo.einlieferungenNeuesteZuerst(scope, standort.nr, produktNr, offset, KETTE_SEITE), repo.nachweiseDerSeite(scope, standort.nr, produktNr, offset, KETTE_SEITE)]);
+  const [[tank], ersteSeite] = await Promise.all([repo.tanks(scope, standort.nr, heute, produktNr), seiteLesen(0)]);
   if (!tank) throw notFound('tankstelle:errors.tankUnbekannt');
   const bio = bestandBio(tank);
   const leer = { standortNr: standort.nr, produktNr: tank.produktNr, produktName: tank.produktName, bioMenge: bio, anteile: [], ohneHerkunft: '0', summe: '0' };
   if (bio == null) return leer;
-  // Newest first, page by page, until what was read explains B (older ones would not contribute).
   const gelesen: (repo.KettenLieferung & { bioMenge: string })[] = [];
+  // By collection and number: a collection whose deliveries fall on two pages comes with both.
+  const nachweise = new Map<string, repo.KettenNachweis>();
   let erklaert = 0n;
   for (let offset = 0; erklaert < milli(bio); offset += KETTE_SEITE) {
-    const seite = await repo.einlieferungenNeuesteZuerst(scope, standort.nr, tank.produktNr, offset, KETTE_SEITE);
+    const [seite, ihreNachweise] = offset === 0 ? ersteSeite : await seiteLesen(offset);
+    for (const n of ihreNachweise) nachweise.set(`${n.abholungNr}|${n.nr}`, n);
     for (const l of seite) {
       const b = bioMenge({ menge: l.menge, einheit: l.einheit, biogehalt: l.biogehalt, gruppe: l.produktgruppe }, 'L');
       gelesen.push({ ...l, bioMenge: b });
@@ -350,7 +395,6 @@ export async function lieferkette(scope: TenantScope, standortNr: string | null 
     if (seite.length < KETTE_SEITE) break;
   }
   const inhalt = tankinhalt(bio, gelesen);
-  const nachweise = await repo.nachweiseVon(scope, inhalt.anteile.flatMap((a) => (a.lieferung.abholungNr ? [a.lieferung.abholungNr] : [])));
   return {
     ...leer,
     anteile: inhalt.anteile.map(({ lieferung: l, anteil }) => ({
@@ -362,7 +406,7 @@ export async function lieferkette(scope: TenantScope, standortNr: string | null 
       abholungNr: l.abholungNr,
       href: href.einlieferung(d.lang, l.nr),
       verfolgungHref: verfolgungHref(d.lang, 'einlieferung', l.nr),
-      nachweise: nachweise.filter((n) => n.abholungNr === l.abholungNr).map((n) => ({
+      nachweise: [...nachweise.values()].filter((n) => n.abholungNr === l.abholungNr).map((n) => ({
         nr: n.nr, rest: dezimal(n.rest), einheit: n.einheit, vorlaeufig: n.vorlaeufig, thg: dezimalOderNull(n.thg), href: href.nachweis(d.lang, n.nr),
       })),
     })),

@@ -88,6 +88,9 @@ describe('database round trips per request', () => {
     expect(seen.Tankstelle.max).toBe(3);
     expect(seen['Tankstelle pumps'].max).toBe(4);
     expect(seen['Tankstelle chain'].max).toBe(4);
+    // The public THG display: its link's tenant, the law's dated values, then the tenant's posts in one statement
+    // with its BEGIN and settings (together()).
+    expect(seen['THG display'].max).toBe(3);
     // The counter itself sees every statement: a health check is exactly one.
     await rawRequest(`${base}/healthz`, { headers: { 'x-bench-label': 'health' } });
     expect((await counts()).health).toEqual({ requests: 1, queries: 1, min: 1, max: 1 });

@@ -90,7 +90,8 @@ export class ThgAnzeigeService {
     const heute = this.heute();
     const berechnetAm = new Date(this.clock.now()).toISOString();
     const werte = await gesetzeswertZeilen(this.knex, ['basiswert', 'aequivalent']);
-    const gruppen = await repo.postengruppen(scope, zeitraeume(heute).jahrAb, heute);
+    // One round trip with its BEGIN and settings (together(): prepared, as a read of its own is not).
+    const gruppen = await scope.together((s) => repo.postengruppen(s, zeitraeume(heute).jahrAb, heute));
     const summen = einsparungenAus(werte, gruppen, heute);
     const faktoren = aequivalentfaktorenAus(werte, heute);
     return {

@@ -83,7 +83,6 @@ function drainOnSignal(server: Server, { drainTimeoutMs, onClose, log = console.
   const drain = (reason: string) => {
     if (closing) return;
     closing = true;
-    log(`${reason}: accepting no new connections, finishing ${inFlight.size} request(s) in flight.`);
     for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
     const timer = setTimeout(cut, drainTimeoutMs);
     server.close(() => {
@@ -92,6 +91,8 @@ function drainOnSignal(server: Server, { drainTimeoutMs, onClose, log = console.
       void exit(0);
     });
     server.closeIdleConnections();
+    // Said once it is so: the listening socket is closed (a reader of the log may connect at once to check).
+    log(`${reason}: accepting no new connections, finishing ${inFlight.size} request(s) in flight.`);
   };
   for (const signal of signals) process.on(signal, () => (closing ? cut() : drain(signal)));
   control?.({ drain, cut });

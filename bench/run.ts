@@ -39,6 +39,7 @@ const { values: args } = parseArgs({
     search: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     server: { type: 'string' },
+    scenario: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -57,6 +58,7 @@ if (args.help) {
   --reports          only the large report: latency of simple requests with and without a year's Mengenbilanz running
   --search           only the search: EXPLAIN ANALYZE of the list page with the indexed search and with ILIKE, some words
   --profile          only a CPU profile (node --cpu-prof) of the list page under load, summed by owner (package, app folder)
+  --scenario NAME    with --profile: another scenario than the list page, by its name in the table (e.g. healthz)
   --server DIR       with --profile or --exports: the compiled server of another checkout (its own build), e.g. the commit before a change
 environment: BENCH_DATABASE_URL (default ${DEFAULT_PG_URL}), BENCH_PGLITE_DIR (default ${DEFAULT_PGLITE_DIR}), CHROME_PATH`);
   process.exit(0);
@@ -627,7 +629,7 @@ async function profileList(start: ReturnType<typeof npmStartCommand>, db: BenchD
   const perPage = plain.cpuMs / plain.requests;
   const dbPerPage = plain.dbCpuMs === null ? null : plain.dbCpuMs / plain.requests;
   console.log(
-    `\n${cwd}: ${plain.requests} list pages in ${DURATION} s (${(plain.requests / DURATION).toFixed(0)} req/s, one worker): ${perPage.toFixed(2)} ms of CPU per page ` +
+    `\n${cwd}: ${plain.requests} requests of ${plain.scenario} in ${DURATION} s (${(plain.requests / DURATION).toFixed(0)} req/s, one worker): ${perPage.toFixed(2)} ms of CPU per request ` +
       `(user + system, every process and thread of the server)${dbPerPage === null ? '' : `, and ${dbPerPage.toFixed(2)} ms of the database's`}. With the profiler: ${(profiled.requests / DURATION).toFixed(0)} req/s; ` +
       `the serving thread ${worker.busyMs} ms busy, ${worker.idleMs} ms idle:`,
   );
@@ -635,7 +637,7 @@ async function profileList(start: ReturnType<typeof npmStartCommand>, db: BenchD
   console.log(`profiles: ${dir}`);
   writeResults((res) => {
     const runs = (res.runs ?? {}) as Record<string, Record<string, unknown>>;
-    const key = args.server ? `profile:${path.basename(cwd)}` : 'profile';
+    const key = `${args.server ? `profile:${path.basename(cwd)}` : 'profile'}${plain.scenario === 'list page' ? '' : `:${plain.scenario}`}`;
     runs[db.kind] = {
       ...runs[db.kind],
       [key]: { date: new Date().toISOString(), machine: machine(), server: path.relative(ROOT, cwd) || '.', requests: plain.requests, requestsPerSecond: Math.round(plain.requests / DURATION), cpuMsPerPage: Number(perPage.toFixed(2)), databaseCpuMsPerPage: dbPerPage === null ? null : Number(dbPerPage.toFixed(2)), profile: worker },
@@ -644,14 +646,22 @@ async function profileList(start: ReturnType<typeof npmStartCommand>, db: BenchD
   });
 }
 
-/** The list page under load (WARMUP, then DURATION s measured) on a server of one worker: pages served, CPU used, when. */
+/** The app's scenario --profile runs: --scenario's (the first whose name starts with it), else the list page. */
+function profiledScenario(bench: Prepared, auth: Awaited<ReturnType<typeof signInBench>>): Scenario {
+  const wanted = args.scenario ?? 'list page';
+  const found = scenarios(bench, auth).find((s) => s.on === 'app' && s.name.startsWith(wanted));
+  if (!found) throw new Error(`--scenario ${wanted}: no such scenario of the app`);
+  return found;
+}
+
+/** The profiled scenario under load (WARMUP, then DURATION s measured) on a server of one worker: requests served, CPU used, when. */
 async function cpuUnderLoad(start: ReturnType<typeof npmStartCommand>, db: BenchDb, bench: Prepared, cwd: string, nodeArgs: string[]) {
   const app = await startApp(start, db, randomBytes(32).toString('hex'), false, { nodeArgs, env: { WEB_CONCURRENCY: '1' }, cwd });
   const base = `http://127.0.0.1:${app.port}`;
   try {
     const auth = await signInBench(base, bench);
-    const list = scenarios(bench, auth).find((s) => s.name === 'list page')!;
-    log(`${nodeArgs.length ? 'profiling' : 'measuring'} ${cwd}: list page, ${WARMUP} + ${DURATION} s at ${CONNECTIONS} connections`);
+    const list = profiledScenario(bench, auth);
+    log(`${nodeArgs.length ? 'profiling' : 'measuring'} ${cwd}: ${list.name}, ${WARMUP} + ${DURATION} s at ${CONNECTIONS} connections`);
     if (WARMUP > 0) await load(base, list, WARMUP);
     const ticks = cpuTicks(app.child.pid!);
     const dbTicks = db.kind === 'postgres' ? databaseTicks() : 0;
@@ -661,8 +671,8 @@ async function cpuUnderLoad(start: ReturnType<typeof npmStartCommand>, db: Bench
     const cpuMs = ((cpuTicks(app.child.pid!) - ticks) * 1000) / CLOCK_TICKS;
     // Backends that ended during the window take their ticks with them: the pool keeps its connections meanwhile.
     const dbCpuMs = db.kind === 'postgres' ? ((databaseTicks() - dbTicks) * 1000) / CLOCK_TICKS : null;
-    if (r.non2xx || r.errors) throw new Error(`list page: ${r.non2xx} answers other than 2xx, ${r.errors} errors`);
-    return { requests: r.requests.total, cpuMs, dbCpuMs, window };
+    if (r.non2xx || r.errors) throw new Error(`${list.name}: ${r.non2xx} answers other than 2xx, ${r.errors} errors`);
+    return { scenario: list.name, requests: r.requests.total, cpuMs, dbCpuMs, window };
   } finally {
     await app.stop();
   }

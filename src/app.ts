@@ -54,7 +54,7 @@ import { apiAuthentication, apiLanguage, explainTokenProblems, refuseApiKeys, re
 import type { Database } from './db/knex.js';
 import { countQueries } from './db/query-count.js';
 import { authRoutes } from './features/auth/routes.js';
-import { healthRoutes } from './features/health/routes.js';
+import { healthCheck } from './features/health/routes.js';
 import { layoutRoutes } from './features/layouts/routes.js';
 import { publicRoutes, routeTree } from './features/shell/routes.js';
 import { loadAssets, serveStatic } from './http/assets.js';
@@ -121,6 +121,13 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   // Pages and API answers are no-store, so a browser never revalidates them: hashing each body for an ETag
   // (SHA-1 over every page) buys nothing. The build's files keep theirs (serveStatic).
   app.set('etag', false);
+  setUpRendering(app, {
+    assets: loadAssets(),
+    cacheViews: config.env === 'production',
+    i18n,
+    idleMs: config.sessionIdleMs,
+    countdownAfterMs: config.countdownAfterMs,
+  });
 
   // The benchmark's round-trip count (BENCH_COUNT_QUERIES=1); when off, nothing is installed.
   if (config.countQueries) app.use(countQueries(db.knex));
@@ -128,20 +135,11 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   // Brotli for clients that accept it, else gzip. Quality 5 instead of the package's 4: 7 % smaller pages for
   // well under a millisecond more per page. The build's files come precompressed at the highest levels.
   app.use(compression({ brotli: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } } }));
-  app.use(
-    setUpRendering({
-      assets: loadAssets(),
-      cacheViews: config.env === 'production',
-      i18n,
-      idleMs: config.sessionIdleMs,
-      countdownAfterMs: config.countdownAfterMs,
-    }),
-  );
   app.use(rejectMalformedUrls());
   app.use(serveStatic());
   // The help videos and their captions: static files, before the session (no cookie) and the language redirect.
   app.use('/hilfevideos', hilfevideosStatic());
-  app.use(healthRoutes(db));
+  app.get('/healthz', healthCheck(db));
   app.use(languageRedirects());
   app.use(cookieParser());
   app.use(express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 500 }));

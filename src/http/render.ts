@@ -1,7 +1,7 @@
 // res.page(view, locals): renders a view, then the layout around it, with everything the shell needs.
 // Flash messages travel in a short-lived cookie (works for anonymous visitors too, costs no database write).
 import path from 'node:path';
-import type { Request, RequestHandler, Response } from 'express';
+import type { Express, Request, RequestHandler, Response } from 'express';
 import type { i18n } from 'i18next';
 import { DEFAULT_SETTINGS, fullName } from '../auth/current-user.js';
 import { formatter } from './format.js';
@@ -44,55 +44,62 @@ export interface RenderOptions {
   countdownAfterMs: number;
 }
 
-export function setUpRendering({ assets, cacheViews, i18n: i18nInstance, idleMs, countdownAfterMs }: RenderOptions): RequestHandler {
+const PENDING_FLASHES = Symbol('pending flashes');
+type FlashingResponse = Response & { [PENDING_FLASHES]?: Flash[] };
+
+/**
+ * Gives every response of the app res.page and res.flash. They are methods of the app's response prototype, not
+ * closures made per request by a middleware: a request that renders nothing (an API call, a health check, a
+ * static file) pays nothing for them, and the error handler can render even before the first middleware ran.
+ */
+export function setUpRendering(app: Express, { assets, cacheViews, i18n: i18nInstance, idleMs, countdownAfterMs }: RenderOptions): void {
   const templates = new Templates(VIEWS_DIR, { cache: cacheViews });
-  return (req, res, next) => {
-    const pending: Flash[] = [];
-    res.flash = (type, key) => {
-      pending.push({ type, key });
-      res.cookie(FLASH_COOKIE, JSON.stringify(pending), { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 60_000 });
+  app.response.flash = function flash(this: FlashingResponse, type, key) {
+    const pending = (this[PENDING_FLASHES] ??= []);
+    pending.push({ type, key });
+    this.cookie(FLASH_COOKIE, JSON.stringify(pending), { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 60_000 });
+  };
+  app.response.page = async function page(this: Response, view, locals = {}) {
+    const req = this.req;
+    const res = this;
+    const flashes = readFlash(req);
+    if (flashes.length) res.clearCookie(FLASH_COOKIE, { path: '/' });
+    const lang = res.locals.lang ?? 'de';
+    // Errors raised before the i18n middleware ran still render in the request's language.
+    const t = req.t ?? i18nInstance.getFixedT(lang);
+    const rest = pathWithoutLang(req.path);
+    const user = res.locals.currentUser ?? null;
+    const principal = res.locals.principal ?? null;
+    const data = {
+      ...res.locals,
+      t,
+      lang,
+      languages: LANGUAGES,
+      pathRest: rest,
+      currentPath: req.originalUrl,
+      flashes: flashes.filter((f) => t(f.key) !== f.key),
+      // Shell locals are named so that a page's own `user` (an edited record) cannot shadow them.
+      currentUser: user,
+      userFullName: fullName(user),
+      sidebar: user && principal && res.locals.mandant ? sidebarFor(principal, lang, rest) : [],
+      theme: req.cookies?.theme === 'dark' ? 'dark' : 'light',
+      sidebarCollapsed: req.cookies?.sidebar === 'collapsed',
+      assets,
+      islands: false,
+      session: { idleMs, countdownAfterMs },
+      fmt: formatter(user?.settings ?? DEFAULT_SETTINGS, lang),
+      itemsPerPage: defaultPageSize(user?.settings),
+      ...locals,
     };
-    res.page = async (view, locals = {}) => {
-      const flashes = readFlash(req);
-      if (flashes.length) res.clearCookie(FLASH_COOKIE, { path: '/' });
-      const lang = res.locals.lang ?? 'de';
-      // Errors raised before the i18n middleware ran still render in the request's language.
-      const t = req.t ?? i18nInstance.getFixedT(lang);
-      const rest = pathWithoutLang(req.path);
-      const user = res.locals.currentUser ?? null;
-      const principal = res.locals.principal ?? null;
-      const data = {
-        ...res.locals,
-        t,
-        lang,
-        languages: LANGUAGES,
-        pathRest: rest,
-        currentPath: req.originalUrl,
-        flashes: flashes.filter((f) => t(f.key) !== f.key),
-        // Shell locals are named so that a page's own `user` (an edited record) cannot shadow them.
-        currentUser: user,
-        userFullName: fullName(user),
-        sidebar: user && principal && res.locals.mandant ? sidebarFor(principal, lang, rest) : [],
-        theme: req.cookies?.theme === 'dark' ? 'dark' : 'light',
-        sidebarCollapsed: req.cookies?.sidebar === 'collapsed',
-        assets,
-        islands: false,
-        session: { idleMs, countdownAfterMs },
-        fmt: formatter(user?.settings ?? DEFAULT_SETTINGS, lang),
-        itemsPerPage: defaultPageSize(user?.settings),
-        ...locals,
-      };
-      const body = templates.render(view, data);
-      // `layout`: the shell with sidebar (signed in), `public` (header only: login, home), or a page's own frame
-      // (a view path: the public THG display's, which carries nothing of the visitor so that it can be cached).
-      const wanted = (locals as { layout?: string }).layout;
-      const layout = wanted && wanted !== 'public' ? wanted : wanted === 'public' || !user ? 'public' : 'layout';
-      const html = templates.render(layout, { ...data, body });
-      // The page depends on the session, theme and sidebar cookies (it is no-store anyway: src/http/security.ts).
-      res.vary('Cookie');
-      res.type('html').send(html);
-    };
-    next();
+    const body = templates.render(view, data);
+    // `layout`: the shell with sidebar (signed in), `public` (header only: login, home), or a page's own frame
+    // (a view path: the public THG display's, which carries nothing of the visitor so that it can be cached).
+    const wanted = (locals as { layout?: string }).layout;
+    const layout = wanted && wanted !== 'public' ? wanted : wanted === 'public' || !user ? 'public' : 'layout';
+    const html = templates.render(layout, { ...data, body });
+    // The page depends on the session, theme and sidebar cookies (it is no-store anyway: src/http/security.ts).
+    res.vary('Cookie');
+    res.type('html').send(html);
   };
 }
 

@@ -120,12 +120,25 @@ const ALONE = 'portalAlone';
  *   EXECUTE with the values as literals (executeLiterals). Values that are not plain text, numbers, booleans or
  *   instants run the query unnamed, as before.
  */
-export function prepared<Q extends Knex.QueryBuilder>(qb: Q): Q {
-  return qb.options({ [PREPARE]: true }) as Q;
+export function prepared<Q extends Knex.QueryBuilder>(qb: Q, { generic = false }: { generic?: boolean } = {}): Q {
+  return qb.options({ [PREPARE]: generic ? GENERIC : true }) as Q;
 }
 
+/**
+ * prepared(qb, { generic: true }): the statement runs its generic plan, made once per connection, wherever it
+ * runs alone in a transaction of its own (a tenant's read: TenantScope), on both databases. PostgreSQL's own
+ * choice (plan_cache_mode auto) keeps planning a list page's statement for every page: a custom plan knows its
+ * LIMIT and OFFSET, so the generic plan, which must guess them, always looks dearer, although it is the same
+ * plan. On 2026-11-28 planning was 1.0 to 1.4 ms of the list page statement's 1.5 to 2 ms on PostgreSQL
+ * (bench/README.md). Only for statements whose plans are held by a test with the generic plan (the movement
+ * lists: src/features/bewegungsdaten/list-plans.test.ts). Inside a longer transaction the statement is
+ * planned as PostgreSQL chooses: the setting would last to that transaction's end.
+ */
+const GENERIC = 'generic';
+const GENERIC_PLAN = 'SET LOCAL plan_cache_mode = force_generic_plan';
+
 /** Whether prepared() marked the builder (knex keeps each options() call's object in `_options`). */
-const isMarkedPrepared = (qb: Knex.QueryBuilder): boolean => ((qb as { _options?: Record<string, unknown>[] })._options ?? []).some((o) => o?.[PREPARE] === true);
+const isMarkedPrepared = (qb: Knex.QueryBuilder): boolean => ((qb as { _options?: Record<string, unknown>[] })._options ?? []).some((o) => Boolean(o?.[PREPARE]));
 
 /**
  * How many statements one connection keeps prepared: the page statements of the lists, their filter choices
@@ -299,16 +312,17 @@ const preparesOnCall = (connection: unknown): boolean => typeof (connection as P
  * its call needs, once what must run before it has run; undefined when it runs unnamed (not marked prepared(),
  * a value that is not a plain scalar, no room left). Takes the PREPARE mark off `obj` either way.
  */
-async function preparedExecute(connection: unknown, obj: QueryObject): Promise<{ execute: string; options: Record<string, unknown> } | undefined> {
+async function preparedExecute(connection: unknown, obj: QueryObject): Promise<{ execute: string; generic: boolean; options: Record<string, unknown> } | undefined> {
   if (!obj.options?.[PREPARE]) return undefined;
-  const { [PREPARE]: _, ...options } = obj.options;
+  const { [PREPARE]: mark, ...options } = obj.options;
+  const generic = mark === GENERIC;
   obj.options = options;
   const literals = executeLiterals(obj.bindings ?? []);
   const statement = literals && statementName(connection as object, obj.sql);
   if (!literals || !statement) return undefined;
   const { name, fresh } = statement;
   const execute = executeSql(name, literals);
-  if (preparesOnCall(connection)) return { execute, options: { ...options, [PREPARE_FIRST]: { name, sql: obj.sql } } };
+  if (preparesOnCall(connection)) return { execute, generic, options: { ...options, [PREPARE_FIRST]: { name, sql: obj.sql } } };
   if (fresh) {
     // A PGlite of this thread's own: knex holds its one connection for the query, so nothing can EXECUTE the
     // name between this PREPARE and the query.
@@ -317,8 +331,11 @@ async function preparedExecute(connection: unknown, obj: QueryObject): Promise<{
       throw err;
     });
   }
-  return { execute, options };
+  return { execute, generic, options };
 }
+
+/** The EXECUTE of a statement that runs alone in its transaction, under the generic plan where it is marked so. */
+const executeAlone = (prepared: { execute: string; generic: boolean }) => (prepared.generic ? `${GENERIC_PLAN}; ${prepared.execute}` : prepared.execute);
 /** Runs `work`; if it fails, a transaction it left aborted is ended before knex lends the connection again. */
 async function endedEvenIfFailed<T>(send: (sql: string) => Promise<unknown>, work: () => Promise<T>): Promise<T> {
   try {
@@ -436,7 +453,7 @@ export function extendClient<C extends ClientClass>(Base: C, kind: 'postgres' | 
         return obj;
       }
       return endedEvenIfFailed((sql) => pglite.exec(sql), async () => {
-        if (prepared) return lastResult(obj, (await pglite.exec(`${begin}; ${prepared.execute}; COMMIT`, prepared.options)).slice(0, -1));
+        if (prepared) return lastResult(obj, (await pglite.exec(`${begin}; ${executeAlone(prepared)}; COMMIT`, prepared.options)).slice(0, -1));
         return inItsTransaction((sql) => pglite.exec(sql), begin, () => this._query(connection, obj));
       });
     }
@@ -458,7 +475,8 @@ export function extendClient<C extends ClientClass>(Base: C, kind: 'postgres' | 
       return endedEvenIfFailed(send, async () => {
         if (!literals || !statement) return inItsTransaction(send, begin, () => super._query(connection, obj));
         if (statement.fresh) await prepareOnPostgres(pg, connection as object, statement.name, obj.sql);
-        const results = (await pg.query(`${begin}; ${executeSql(statement.name, literals)}; COMMIT`)) as unknown[];
+        const execute = executeAlone({ execute: executeSql(statement.name, literals), generic: marked === GENERIC });
+        const results = (await pg.query(`${begin}; ${execute}; COMMIT`)) as unknown[];
         obj.response = results.at(-2);
         return obj;
       });

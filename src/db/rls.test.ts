@@ -12,7 +12,7 @@ import { loadCurrentUser } from '../auth/current-user.js';
 import { bootstrap } from '../bootstrap.js';
 import { COUNTDOWN_AFTER_MS, SESSION_IDLE_MS, type Config } from '../config.js';
 import { createTestApp, type TestApp } from '../testing/app.js';
-import { readsAlone } from './knex-internals.js';
+import { prepared, readsAlone, withRawConnection } from './knex-internals.js';
 import { affectedRows, createDatabase } from './knex.js';
 import { migrateLatest } from './migrate.js';
 import { APP_ROLE, enableTenantRls, mandantTables, PLATFORM_TABLES, tenantIsolationProblems } from './rls.js';
@@ -251,6 +251,30 @@ describe('TenantScope', () => {
     expect(nr).toBe('1001');
     await expect(scope.transaction(async () => knex('benutzer').first('id'))).rejects.toThrow(/base connection inside TenantScope.transaction/);
     await expect(scope.transaction(async () => new TenantScope(knex, 'NORD').table('standorte').first())).rejects.toThrow(/NORD query inside a DEMO transaction/);
+  });
+
+  it('runs a read prepared with generic: true under its generic plan every time, as its tenant; other prepared reads as the database chooses', async () => {
+    const scope = new TenantScope(knex, 'DEMO');
+    const marker = `generic_probe_${randomBytes(4).toString('hex')}`;
+    const read = (generic: boolean, nr: string) =>
+      prepared(scope.table('standorte').clearWhere().where('nr', '>=', nr).whereRaw(`'${marker}_${generic}' <> ''`).orderBy('nr').select('mandant', 'nr'), { generic });
+    // Unprepared, from a scope of its own: on PostgreSQL its read would leave that scope's shared read
+    // transaction open, and prepared reads join an open one (no round trip to save) instead of going alone.
+    const expected = await new TenantScope(knex, 'DEMO').table('standorte').orderBy('nr').select('mandant', 'nr');
+    for (const nr of ['0', '1', '2', '3', '4', '5', '6', '7']) {
+      const generic = await read(true, nr);
+      // The same rows as unprepared, and row-level security holds (no where on the tenant, DEMO's rows only).
+      expect(generic).toEqual(expected.filter((r: { nr: string }) => r.nr >= nr));
+      expect(await read(false, nr)).toEqual(generic);
+    }
+    // Reads awaited one after another run on the connection the pool lent last (tarn's is last in, first out);
+    // on the embedded database every connection is the one session.
+    const plans = await withRawConnection(knex, async (c) =>
+      ((await c.query(`select statement, generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where statement like '%${marker}%'`)) as { rows: { statement: string; generic: number; custom: number }[] }).rows);
+    const of = (generic: boolean) => plans.find((p) => p.statement.includes(`${marker}_${generic}`));
+    expect(of(true)).toMatchObject({ generic: 8, custom: 0 });
+    // PostgreSQL's own choice (plan_cache_mode auto) plans the first five executions for their values.
+    expect(of(false)!.custom).toBeGreaterThanOrEqual(5);
   });
 
   it('sends the reads of a together() scope awaited at once as one round trip, as its tenant, each answer as alone', async () => {

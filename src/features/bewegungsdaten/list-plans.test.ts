@@ -8,6 +8,9 @@
 //   linked records through the linked table's index);
 // - a sort needs no sort step over the rows: an index delivers them in order (an incremental sort of rows
 //   that already arrive ordered by a prefix is fine: it sorts the few rows that share a value).
+// Each check holds for the custom plan (the statement planned with its values, as an unnamed statement runs)
+// and for the generic plan (planned without them, as the page statement runs where it is prepared: prepared()
+// with generic, src/db/knex-internals.ts).
 // How fast this is on 100,000 deliveries is measured by `npm run bench` (which prints the bench query's plan).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedScale } from '../../seeds/scale.js';
@@ -16,7 +19,7 @@ import { setTenant } from '../../db/rls.js';
 import { TenantScope } from '../../db/scope.js';
 import { parseListState, pageStatement, type ListDefinition } from '../../records/list/engine.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
-import { explain, type PlanNode } from '../../testing/plans.js';
+import { explain, explainGeneric, type PlanNode } from '../../testing/plans.js';
 import { isIndexed } from '../../records/list/search.js';
 import { BEWEGUNGSDATEN_ENTITIES } from './registry.js';
 
@@ -53,15 +56,17 @@ async function seedScaleAbholungen(knex: import('knex').Knex, mandant: string, c
 }
 afterAll(() => t?.close());
 
+type PlanKind = 'custom' | 'generic';
+
 /** The plan of the list page for this query string, with the planner told to avoid what `avoid` names. */
-async function planOf(def: ListDefinition<unknown>, query: Record<string, string>, avoid: string[]): Promise<PlanNode[]> {
+async function planOf(kind: PlanKind, def: ListDefinition<unknown>, query: Record<string, string>, avoid: string[]): Promise<PlanNode[]> {
   // Filters whose choices come from the tenant's data (withChoices at request time) accept the sample value.
   const offered = { ...def, filters: def.filters.map((f) => (f.kind === 'select' && query[f.key] ? { ...f, options: [...(f.options ?? []), { value: query[f.key], label: query[f.key] }] } : f)) };
   const { state, errors } = parseListState(offered, query, 10);
   expect(errors).toEqual([]);
   return new TenantScope(t.db.knex, MANDANT).transaction(async (tx) => {
     for (const setting of avoid) await tx.knex.raw(`set local ${setting} = off`);
-    return (await explain(tx, pageStatement(def, tx, state))).nodes;
+    return (await (kind === 'generic' ? explainGeneric : explain)(tx, pageStatement(def, tx, state))).nodes;
   });
 }
 
@@ -75,17 +80,17 @@ async function sampleValue(def: ListDefinition<unknown>, key: string, kind: stri
   return String(row.v);
 }
 
-for (const entity of BEWEGUNGSDATEN_ENTITIES) {
+for (const [entity, kind] of BEWEGUNGSDATEN_ENTITIES.flatMap((e) => (['custom', 'generic'] as const).map((k) => [e, k] as const))) {
   const def = entity.list as ListDefinition<unknown>;
   const table = entity.store.spec.table;
   const column = (sql: string) => sql.split('.').pop()!;
   const seqScans = (plan: PlanNode[]) => plan.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name']);
 
-  describe(`the ${table} list`, () => {
+  describe(`the ${table} list (${kind} plan)`, () => {
     for (const filter of def.filters) {
       it(`filters by ${filter.key} through an index`, async () => {
         const value = await sampleValue(def, filter.key, filter.kind, table, column(filter.sql));
-        const plan = await planOf(def, { [filter.key]: value }, ['enable_seqscan']);
+        const plan = await planOf(kind, def, { [filter.key]: value }, ['enable_seqscan']);
         expect(seqScans(plan)).toEqual([]);
         // An index scan of the table, or a bitmap index scan of one of its indexes (a filter that keeps many rows
         // is counted through the bitmap, its page read in date order). A filter computed from linked records (a
@@ -100,7 +105,7 @@ for (const entity of BEWEGUNGSDATEN_ENTITIES) {
     for (const col of def.columns.filter((c) => c.sql && !c.csvOnly)) {
       for (const dir of ['asc', 'desc']) {
         it(`sorts by ${col.key} ${dir} from an index`, async () => {
-          const plan = await planOf(def, { sort: `${col.key}:${dir}` }, ['enable_seqscan', 'enable_sort']);
+          const plan = await planOf(kind, def, { sort: `${col.key}:${dir}` }, ['enable_seqscan', 'enable_sort']);
           expect(seqScans(plan)).toEqual([]);
           expect(plan.filter((n) => n['Node Type'] === 'Sort').length).toBe(0);
         });
@@ -111,7 +116,7 @@ for (const entity of BEWEGUNGSDATEN_ENTITIES) {
     // (docs/decisions.md, "Search under row-level security").
     it('searches through indexes: the word as a prefix range on the word index', async () => {
       const row = await t.db.knex(table).where({ mandant: MANDANT }).first('nr');
-      const plan = await planOf(def, { q: String(row.nr) }, ['enable_seqscan']);
+      const plan = await planOf(kind, def, { q: String(row.nr) }, ['enable_seqscan']);
       expect(seqScans(plan)).toEqual([]);
       expect(isIndexed(def.search)).toBe(true);
       if (isIndexed(def.search) && def.search.words.length) {

@@ -434,6 +434,13 @@ function pageRows<R, S extends ListSource>(def: ListDefinition<R, S>, source: S,
 export const withJoined = <R, S extends ListSource>(def: ListDefinition<R, S>, source: S, qb: Knex.QueryBuilder) => (def.joined ? def.joined.add(source, qb) : qb);
 
 /**
+ * A page's statement runs its generic plan, made once per connection (prepared(), src/db/knex-internals.ts):
+ * planning it for each page's values cost more than running it. list-plans.test.ts holds the generic plans of
+ * the movement lists as it holds the custom ones.
+ */
+const GENERIC_PLAN = { generic: true };
+
+/**
  * The one statement of a list page (count, sums and the page's rows), as fetchPage sends it (list-plans.test.ts
  * EXPLAINs it). With a change counter (def.countsFollow) it reads the counter too, and counts only when the
  * counter no longer stands at `knownStand` (the database skips the count's plan otherwise).
@@ -450,7 +457,7 @@ export function pageStatement<R, S extends ListSource>(
   const count = countQuery(def, source, state, cap);
   const scope = followedScope(def, source);
   if (!scope) {
-    return prepared(source.scoped(knex.select('c.*', 'r.*').from(count.as('c')).joinRaw('left join lateral ? as r on true', [rowsQuery as unknown as Knex.Raw])));
+    return prepared(source.scoped(knex.select('c.*', 'r.*').from(count.as('c')).joinRaw('left join lateral ? as r on true', [rowsQuery as unknown as Knex.Raw])), GENERIC_PLAN);
   }
   // Several tables (a status computed from linked records): the sum of their counters, which grows whenever one does.
   const tables = ([] as string[]).concat(def.countsFollow!);
@@ -464,7 +471,7 @@ export function pageStatement<R, S extends ListSource>(
       // then count anyway): on its own, its condition is a one-time filter that skips the count's plan.
       .joinRaw('left join lateral (select * from ? as cq where g.__stand is distinct from ?::bigint offset 0) as c on true', [count as unknown as Knex.Raw, knownStand ?? null])
       .joinRaw('left join lateral ? as r on true', [rowsQuery as unknown as Knex.Raw]),
-  ));
+  ), GENERIC_PLAN);
 }
 
 /**

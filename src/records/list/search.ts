@@ -6,7 +6,10 @@
 // - their own texts (number, vehicle, contract number, comment, …) are kept word by word in `suchwoerter`
 //   (migrations/20261204000000_suchwoerter.ts, written by triggers in the record's own transaction); a typed word
 //   finds the records that have a word beginning with it, through a prefix range with the leakproof pattern
-//   operators `~>=~` and `~<~` on the index `(mandant, tabelle, wort text_pattern_ops)`;
+//   operators `~>=~` and `~<~` on the index `(mandant, tabelle, wort text_pattern_ops)`. Its bounds are
+//   `(select lower(?))`, computed once before the scan: a bare `lower(?)` is an index condition only where the
+//   planner folds it to a constant (a custom plan); in the generic plan a list page runs (prepared(), generic)
+//   it stays a call of lower(), which is not leakproof, and row-level security keeps it out of the index;
 // - partners, locations and products are found by number and name (any part of it, as they were in any
 //   version) in their master tables, which are small, and the records by the number they refer to: equality,
 //   leakproof, on the list's tenant-leading index of that column.
@@ -144,7 +147,7 @@ function keysOf(search: IndexedSearch, mandant: string, word: string, resolved?:
   const parts: string[] = [];
   const bindings: string[] = [];
   if (search.words.length) {
-    parts.push('select s.nr as k from suchwoerter s where s.mandant = ? and s.tabelle = ? and s.wort ~>=~ lower(?) and s.wort ~<~ lower(?)');
+    parts.push('select s.nr as k from suchwoerter s where s.mandant = ? and s.tabelle = ? and s.wort ~>=~ (select lower(?)) and s.wort ~<~ (select lower(?))');
     bindings.push(mandant, search.table, word, word + TOP);
   }
   // The numbers of the master records whose number or name has the word: given (resolved before), or looked up
@@ -201,7 +204,7 @@ function whereDense(qb: Knex.QueryBuilder, search: IndexedSearch, mandant: strin
   const conditions: string[] = [];
   const bindings: string[] = [];
   if (search.words.length) {
-    conditions.push(`exists (select 1 from suchwoerter s where s.mandant = ? and s.tabelle = ? and s.nr = ${key} and s.wort ~>=~ lower(?) and s.wort ~<~ lower(?))`);
+    conditions.push(`exists (select 1 from suchwoerter s where s.mandant = ? and s.tabelle = ? and s.nr = ${key} and s.wort ~>=~ (select lower(?)) and s.wort ~<~ (select lower(?)))`);
     bindings.push(mandant, search.table, word, word + TOP);
   }
   for (const { column, master } of search.references ?? []) {

@@ -1,0 +1,83 @@
+// Rendered pages are compressed in one piece and sent with their length (src/http/compressed-body.ts): the same
+// page in every encoding a browser may ask for, negotiated as the compression middleware negotiates.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../testing/app.js';
+import { rawRequest, signInWithForms, type CookieJar } from '../testing/page-weight.js';
+import { LIST } from '../testing/perf-pages.js';
+
+let t: TestApp;
+let server: Server;
+let base: string;
+let admin: CookieJar;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  server = t.app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  admin = await signInWithForms(base, 'ADMIN', 'Admin12345', 'DEMO');
+});
+
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await t?.close();
+});
+
+/** The page without what changes from one request to the next (the CSRF token, script nonces). */
+const stable = (html: string) => html.replace(/[0-9a-f]{64}\.[0-9a-f]{64}/g, 'TOKEN').replace(/nonce="[^"]*"/g, 'nonce=""');
+
+describe('a JSON answer', () => {
+  it('is sent compressed in one piece too, with its length', async () => {
+    const headers = { 'x-mandant': 'DEMO', accept: 'application/json' };
+    const plain = await rawRequest(`${base}${LIST.api}`, { jar: admin, headers: { ...headers, 'accept-encoding': 'identity' } });
+    const res = await rawRequest(`${base}${LIST.api}`, { jar: admin, headers: { ...headers, 'accept-encoding': 'gzip, deflate, br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(res.headers['content-length'])).toBe(res.wire.length);
+    expect(res.wire.length).toBeLessThan(plain.wire.length);
+    expect(JSON.parse(res.body.toString())).toEqual(JSON.parse(plain.body.toString()));
+    expect(JSON.parse(res.body.toString()).data.length).toBeGreaterThan(0);
+  });
+});
+
+describe('a rendered page', () => {
+  for (const [accept, expected] of [
+    ['gzip, deflate, br, zstd', 'br'], // Chromium over HTTPS: Brotli, though gzip comes first
+    ['gzip, deflate', 'gzip'], // Chromium over plain http://
+    ['br;q=0.5, gzip', 'gzip'], // the client's preference counts first
+    ['identity', undefined],
+    ['', undefined],
+  ] as const) {
+    it(`is sent ${expected ?? 'uncompressed'} for Accept-Encoding "${accept}", with its length and the same content`, async () => {
+      const plain = await rawRequest(`${base}/de/${LIST.page}`, { jar: admin, headers: { 'accept-encoding': 'identity' } });
+      const res = await rawRequest(`${base}/de/${LIST.page}`, { jar: admin, headers: accept ? { 'accept-encoding': accept } : {} });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe(expected);
+      // In one piece: its length announced, not chunked.
+      expect(res.headers['transfer-encoding']).toBeUndefined();
+      expect(Number(res.headers['content-length'])).toBe(res.wire.length);
+      expect(res.headers.vary?.split(/,\s*/)).toEqual(expect.arrayContaining(['Accept-Encoding', 'Cookie']));
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(stable(res.body.toString())).toBe(stable(plain.body.toString()));
+      expect(res.body.toString()).toContain('<table');
+    });
+  }
+
+  it('answers HEAD with the headers and no body', async () => {
+    const res = await rawRequest(`${base}/de/login`, { method: 'HEAD', headers: { 'accept-encoding': 'br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.wire.length).toBe(0);
+  });
+
+  it('is compressed also when it is an error page', async () => {
+    const res = await rawRequest(`${base}/de/bewegungsdaten/einlieferungen/EL-999999`, { jar: admin, headers: { 'accept-encoding': 'br' } });
+    expect(res.status).toBe(404);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.body.toString()).toContain('<main');
+  });
+});

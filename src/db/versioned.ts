@@ -106,11 +106,15 @@ export class VersionedStore<T extends Record<string, unknown>> {
     return `${this.spec.table}_versionen`;
   }
 
-  /** Database row → record (fields + meta). */
+  /** (field, column) of the spec, taken once: fromRow runs for every row of a page and of an export. */
+  private fieldColumns?: [string, string][];
+
+  /** Database row → record (fields + meta): a new object, the caller's to add to. */
   fromRow(row: Record<string, unknown>): T & Meta {
     const out: Record<string, unknown> = { nr: row.nr, version: row.version, updatedAt: row.updated_at };
     if (this.managed) out.status = row.status;
-    for (const [field, column] of Object.entries(this.spec.fields)) out[field] = row[column as string] ?? null;
+    this.fieldColumns ??= Object.entries(this.spec.fields) as [string, string][];
+    for (const [field, column] of this.fieldColumns) out[field] = row[column] ?? null;
     return out as T & Meta;
   }
 

@@ -183,6 +183,7 @@ function lieferungList(spec: LieferungSpec, store: VersionedStore<Lieferung>): L
   const { names, resource, listExtras: extras } = spec;
   const T = 'd';
   const menge = { menge: `${T}.menge`, einheit: `${T}.einheit`, gruppe: `${T}.produktgruppe` };
+  const exakt = `${names.menge}Exakt`;
   return {
     id: resource,
     columns: [
@@ -203,7 +204,7 @@ function lieferungList(spec: LieferungSpec, store: VersionedStore<Lieferung>): L
       },
       ...(extras?.columns ?? []),
       { key: 'produktgruppe', label: 'bewegungsdaten:fields.produktgruppe', csvOnly: true, badge: (r) => ({ label: `produkte:gruppen.${r.produktgruppe}`, variant: 'info' }) },
-      { key: `${names.menge}Exakt`, label: `${resource}:fields.${names.menge}`, kind: 'number', digits: 3, csvOnly: true },
+      { key: exakt, label: `${resource}:fields.${names.menge}`, kind: 'number', digits: 3, csvOnly: true },
       { key: names.einheit, label: 'bewegungsdaten:fields.einheit', csvOnly: true },
       { key: 'biogehalt', label: 'bewegungsdaten:fields.biogehalt', kind: 'number', digits: 2, csvOnly: true },
       { key: 'statusCsv', label: 'bewegungsdaten:fields.status', csvOnly: true, badge: (r) => ({ label: `bewegungsdaten:status.${r.status}`, variant: 'neutral' }) },
@@ -248,16 +249,16 @@ function lieferungList(spec: LieferungSpec, store: VersionedStore<Lieferung>): L
       },
     },
     countsFollow: [resource, ...(extras?.follows ?? [])],
+    // Added to the new record fromRow made, not spread into another: a page's rows and an export's 100,000.
     toRow: (row) => {
-      const d = store.fromRow(row);
-      return {
-        ...d,
-        [`${names.menge}Exakt`]: d[names.menge],
-        partnerName: row.partner_name ?? d.partnerNr,
-        standortName: row.standort_name ?? d.standortNr,
-        produktName: row.produkt_name ?? d.produktNr,
-        ...(extras?.toRow?.(row) ?? {}),
-      };
+      const record = store.fromRow(row);
+      const d: Record<string, unknown> = record;
+      d[exakt] = d[names.menge];
+      d.partnerName = row.partner_name ?? d.partnerNr;
+      d.standortName = row.standort_name ?? d.standortNr;
+      d.produktName = row.produkt_name ?? d.produktNr;
+      const more = extras?.toRow?.(row);
+      return more ? Object.assign(record, more) : record;
     },
     // Cancelled deliveries count in no total; the sum of nothing is 0.
     totals: [

@@ -1,7 +1,5 @@
 // Database round trips per page are deterministic, so the budget of the slow-connection issue (at most 4 for
 // any page) is held here; how long they take is measured by `npm run bench` only.
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createTestApp, type TestApp } from '../testing/app.js';
 import { rawRequest, signInWithForms, type CookieJar } from '../testing/page-weight.js';
 import { ISLAND_PAGE, LIST, LOGIN_PAGE, TANKSTELLE, THG_PAGE } from '../testing/perf-pages.js';
@@ -11,21 +9,16 @@ import { QUERY_COUNTS_PATH, type QueryCounts } from './query-count.js';
 const MAX_ROUND_TRIPS = 4;
 
 let t: TestApp;
-let server: Server;
 let base: string;
 let admin: CookieJar;
 
 beforeAll(async () => {
   t = await createTestApp({ countQueries: true });
-  server = t.app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await t.listen();
   admin = await signInWithForms(base, 'ADMIN', 'Admin12345', 'DEMO');
 });
 
 afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
   await t?.close();
 });
 
@@ -99,15 +92,11 @@ describe('database round trips per request', () => {
   it('is not there unless switched on', async () => {
     const plain = await createTestApp();
     try {
-      const listening = plain.app.listen(0, '127.0.0.1');
-      await new Promise((resolve) => listening.once('listening', resolve));
-      const res = await rawRequest(`http://127.0.0.1:${(listening.address() as AddressInfo).port}${QUERY_COUNTS_PATH}`);
+      const res = await rawRequest(`${await plain.listen()}${QUERY_COUNTS_PATH}`);
       // No route: the path is treated like any other page address (sent on to /de/…, which does not exist).
       expect(res.status).not.toBe(200);
       expect(res.headers['content-type'] ?? '').not.toContain('json');
       expect(plain.db.knex.listenerCount('query')).toBe(0);
-      listening.closeAllConnections();
-      await new Promise((resolve) => listening.close(resolve));
     } finally {
       await plain.close();
     }

@@ -1,28 +1,21 @@
 // Rendered pages are compressed in one piece and sent with their length (src/http/compressed-body.ts): the same
 // page in every encoding a browser may ask for, negotiated as the compression middleware negotiates.
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app.js';
 import { rawRequest, signInWithForms, type CookieJar } from '../testing/page-weight.js';
 import { LIST } from '../testing/perf-pages.js';
 
 let t: TestApp;
-let server: Server;
 let base: string;
 let admin: CookieJar;
 
 beforeAll(async () => {
   t = await createTestApp();
-  server = t.app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await t.listen();
   admin = await signInWithForms(base, 'ADMIN', 'Admin12345', 'DEMO');
 });
 
 afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
   await t?.close();
 });
 

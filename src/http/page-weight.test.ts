@@ -2,8 +2,6 @@
 // (the HTML and every stylesheet, script, module preload, image and font it loads, compressed as the server
 // sends them) are deterministic, so they are tested here; speed is measured by `npm run bench`, never in a test.
 // Budgets hold for Brotli and for gzip (a browser over plain http:// is offered no Brotli by Chromium).
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { createTestApp, type TestApp } from '../testing/app.js';
 import { bilanzBeispiel } from '../testing/bilanz-beispiel.js';
@@ -22,23 +20,18 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REACT = /react\.transitional\.element|__CLIENT_INTERNALS_DO_NOT_USE/;
 
 let t: TestApp;
-let server: Server;
 let base: string;
 let admin: CookieJar;
 const table: { name: string; br: PageWeight; gzip: PageWeight; budget: number }[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
-  server = t.app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await t.listen();
   admin = await signInWithForms(base, 'ADMIN', 'Admin12345', 'DEMO');
 });
 
 afterAll(async () => {
   if (table.length) console.log(`Page weight on a cold cache (bytes on the wire):\n${weightTable(table)}`);
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
   await t?.close();
 });
 

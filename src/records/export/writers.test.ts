@@ -1,10 +1,13 @@
 // The export writers on small rows in memory: what each format holds and how it looks, and that none of them
 // reads ahead of a client that does not take what it is sent (rows never pile up in memory).
 import { PassThrough, Writable } from 'node:stream';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
+import fc from 'fast-check';
 import { formatter } from '../../http/format.js';
 import type { ListColumn, ListTotal } from '../list/engine.js';
-import { csvSafe } from './csv.js';
+import { csvRecord, csvSafe, type CsvDelimiter } from './csv.js';
 import { fitWidths, pdfText } from './pdf.js';
 import { extractPdfText } from '../../testing/pdf-text.js';
 import type { ExportSource } from './rows.js';
@@ -74,6 +77,28 @@ describe('CSV writer', () => {
     expect(de.endsWith('\r\n\r\nSumme;3.005\r\n')).toBe(true);
     const en = (await run('csv', rowsInMemory({ columns, totals }, rows(2), { summe: '2002' }), 'en')).toString('utf8');
     expect(en).toContain('E00002,02.01.2026,"1,001.500",kg,Ja,Abgeschlossen,\r\n');
+  });
+
+  it('quotes a field with a line break, so a comment over two lines stays one row', async () => {
+    const lines = rows(2);
+    lines[1].kommentar = 'Tank 3 gespült\nProbe folgt';
+    const csv = (await run('csv', rowsInMemory({ columns, totals }, lines))).toString('utf8');
+    expect(csv).toContain(';"Tank 3 gespült\nProbe folgt"\r\n');
+    const read = parse(csv.replace(/^\uFEFF/, ''), { delimiter: ';', relax_column_count: true }) as string[][];
+    expect(read.map((r) => r[0])).toEqual(['Nummer', 'E00001', 'E00002', '', 'Summe']);
+    expect(read[2][6]).toBe(lines[1].kommentar);
+  });
+
+  it('csvRecord is RFC 4180: csv-parse reads back what it wrote, byte for byte what csv-stringify writes when told to quote line breaks', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', 'Z', ' ', 'ä', ';', ',', '"', '\n', '\r', "'") });
+    fc.assert(
+      fc.property(fc.constantFrom<CsvDelimiter>(';', ','), fc.array(fc.array(text, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 5 }), (delimiter, records) => {
+        const written = records.map((r) => csvRecord(r, delimiter)).join('');
+        expect(written).toBe(stringify(records, { delimiter, record_delimiter: 'windows', quote_record_delimiter: true }));
+        expect(parse(written, { delimiter, relax_column_count: true, record_delimiter: '\r\n' })).toEqual(records);
+      }),
+    );
+    expect(csvRecord([], ';')).toBe('\r\n');
   });
 
   it('csvSafe neutralises what a spreadsheet would run', () => {

@@ -155,11 +155,27 @@ const preparedOn = new WeakMap<object, Set<string>>();
 const sessionOf = (connection: object): object => (connection as { [SESSION_OF]?: object })[SESSION_OF] ?? connection;
 
 /**
+ * A statement's SHA-1, remembered by its text: the same few texts come with every page, and hashing the list
+ * statement (some 3 KB) each time was 1 % of a list page's CPU (bench/README.md, issue 21). Bounded like the
+ * statements a connection keeps, so texts that vary by mistake cost no more memory than that.
+ */
+const digests = new Map<string, string>();
+function sqlDigest(sql: string): string {
+  let digest = digests.get(sql);
+  if (digest === undefined) {
+    digest = createHash('sha1').update(sql).digest('hex');
+    if (digests.size >= PREPARED_PER_CONNECTION * 4) digests.clear();
+    digests.set(sql, digest);
+  }
+  return digest;
+}
+
+/**
  * The statement name for `sql` on this connection and whether it is new there (to be prepared now), or
  * undefined when the connection has no room left.
  */
 function statementName(connection: object, sql: string, prefix = 'portal_'): { name: string; fresh: boolean } | undefined {
-  const name = `${prefix}${createHash('sha1').update(sql).digest('hex')}`;
+  const name = `${prefix}${sqlDigest(sql)}`;
   const session = sessionOf(connection);
   let names = preparedOn.get(session);
   if (!names) preparedOn.set(session, (names = new Set()));
@@ -175,7 +191,7 @@ const executeSql = (name: string, literals: string[]) => (literals.length ? `EXE
 /** statementName() for several statements, all or none: undefined (and nothing taken) when they do not all fit. */
 function statementNames(connection: object, sqls: string[], prefix: string): { name: string; fresh: boolean }[] | undefined {
   const names = preparedOn.get(sessionOf(connection));
-  const fresh = new Set(sqls.map((sql) => `${prefix}${createHash('sha1').update(sql).digest('hex')}`).filter((name) => !names?.has(name)));
+  const fresh = new Set(sqls.map((sql) => `${prefix}${sqlDigest(sql)}`).filter((name) => !names?.has(name)));
   if ((names?.size ?? 0) + fresh.size > PREPARED_PER_CONNECTION) return undefined;
   return sqls.map((sql) => statementName(connection, sql, prefix)!);
 }

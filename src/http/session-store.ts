@@ -76,13 +76,12 @@ export class KnexSessionStore extends session.Store {
    */
   async loadWithUser(sid: string, mandant: string | null = null): Promise<{ sess: SessionData | null; user: SessionUser | null }> {
     const now = new Date(this.now());
-    const user = this.knex('benutzer as b').whereRaw('b.id = s.benutzer_id').select(currentUserColumns(this.knex));
     // Messages are valid by German days, as every date of the portal.
     const p = partsIn('Europe/Berlin', now);
     const heute = `${p.year}-${p.month}-${p.day}`;
     // Prepared: every signed-in request sends this same text.
     const row = await prepared(this.knex('sessions as s')
-      .joinRaw(`left join lateral (${user.toQuery()}) as u on true`)
+      .joinRaw(`left join lateral (${this.userQuery()}) as u on true`)
       .where('s.sid', sid)
       .andWhere('s.expires_at', '>', now)
       .andWhere('s.created_at', '>', new Date(this.now() - SESSION_ABSOLUTE_MS))
@@ -97,6 +96,12 @@ export class KnexSessionStore extends session.Store {
     if (row.nachrichten_ungelesen != null) found.nachrichtenUngelesen = { mandant: String(row.sitzung_mandant), anzahl: Number(row.nachrichten_ungelesen) };
     if (row.stammdaten_stand != null) found.stammdatenStand = { mandant: String(row.stand_mandant), stand: String(row.stammdaten_stand) };
     return { sess, user: found };
+  }
+
+  /** The session's user, as SQL: the same text for every signed-in request, so compiled once, not for each. */
+  private userSql?: string;
+  private userQuery(): string {
+    return (this.userSql ??= this.knex('benutzer as b').whereRaw('b.id = s.benutzer_id').select(currentUserColumns(this.knex)).toQuery());
   }
 
   private hand(sid: string, handed: Handed): void {

@@ -58,7 +58,7 @@ import { healthCheck } from './features/health/routes.js';
 import { layoutRoutes } from './features/layouts/routes.js';
 import { publicRoutes, routeTree } from './features/shell/routes.js';
 import { loadAssets, serveStatic } from './http/assets.js';
-import { pathGate } from './http/path-gate.js';
+import { gated, pathGate } from './http/path-gate.js';
 import { BROTLI_QUALITY, compressWholeBodies } from './http/compressed-body.js';
 import { createPassport, setUpAuthentication } from './http/auth.js';
 import { setUpCsrf } from './http/csrf.js';
@@ -174,26 +174,28 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   api.use(requireApiUser(), requireTenant());
   // POSTs with an Idempotency-Key are done once (src/features/api-keys/idempotency.ts).
   api.use(idempotentPosts(db.knex, clock, log));
-  api.use(pathGate(apiKeysApi(db.knex, clock)));
   api.use('/nachrichten', refuseApiKeys());
-  api.use(pathGate(benutzerApi(accounts)));
-  api.use(pathGate(mandantenApi(accounts)));
-  api.use(pathGate(gesetzeswerteApi(db.knex, clock)));
-  api.use(pathGate(berechtigungenApi(db.knex)));
-  api.use(pathGate(logmeldungenApi(db.knex)));
   const records = [...STAMMDATEN_ENTITIES, ...BEWEGUNGSDATEN_ENTITIES].map((cfg) => entityRoutes(db.knex, cfg));
-  // Before the records: /nachweise/import/… would otherwise be a certificate's number and its sub-resource.
-  api.use(pathGate(nachweiseImportApi(db.knex)));
-  for (const routes of records) api.use(pathGate(routes.api));
-  api.use(pathGate(stammdatenImportApi(db.knex)));
-  api.use(pathGate(bewegungsdatenImportApi(db.knex)));
-  api.use(pathGate(nachweisverfolgungApi(db.knex, clock)));
-  api.use(pathGate(bilanzenApi(db.knex, clock)));
-  api.use(pathGate(pocsApi(db.knex)));
-  api.use(pathGate(thgAnzeigeApi(db.knex, clock)));
-  api.use(pathGate(tankstelleApi(db.knex, clock)));
-  api.use(pathGate(nachrichtenApi(db.knex, clock)));
-  api.use(pathGate(reportsApi(db.knex, clock)));
+  api.use(gated(
+    apiKeysApi(db.knex, clock),
+    benutzerApi(accounts),
+    mandantenApi(accounts),
+    gesetzeswerteApi(db.knex, clock),
+    berechtigungenApi(db.knex),
+    logmeldungenApi(db.knex),
+    // Before the records: /nachweise/import/… would otherwise be a certificate's number and its sub-resource.
+    nachweiseImportApi(db.knex),
+    ...records.map((routes) => routes.api),
+    stammdatenImportApi(db.knex),
+    bewegungsdatenImportApi(db.knex),
+    nachweisverfolgungApi(db.knex, clock),
+    bilanzenApi(db.knex, clock),
+    pocsApi(db.knex),
+    thgAnzeigeApi(db.knex, clock),
+    tankstelleApi(db.knex, clock),
+    nachrichtenApi(db.knex, clock),
+    reportsApi(db.knex, clock),
+  ));
   app.use('/api', api);
 
   const pages = express.Router({ mergeParams: true });
@@ -203,31 +205,33 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
     if (req.language !== req.params.lang) useLanguage(req, res, req.params.lang);
     next();
   });
-  pages.use(pathGate(publicRoutes()));
-  pages.use(pathGate(authRoutes(accounts, passport, sso, log)));
-  pages.use(pathGate(layoutRoutes()));
-  pages.use(pathGate(accountRoutes(accounts)));
-  pages.use(pathGate(benutzerRoutes(accounts)));
-  pages.use(pathGate(mandantenRoutes(accounts)));
-  pages.use(pathGate(gesetzeswerteRoutes(db.knex, clock)));
-  pages.use(pathGate(berechtigungenRoutes(db.knex)));
-  pages.use(pathGate(logmeldungenRoutes(db.knex)));
-  pages.use(pathGate(stammdatenImportRoutes(db.knex)));
-  pages.use(pathGate(bewegungsdatenImportRoutes(db.knex)));
-  pages.use(pathGate(nachweiseImportRoutes(db.knex)));
-  for (const routes of records) pages.use(pathGate(routes.pages));
-  pages.use(pathGate(nachweisverfolgungRoutes(db.knex, clock)));
-  pages.use(pathGate(bilanzenRoutes(db.knex, clock)));
-  pages.use(pathGate(pocsRoutes(db.knex)));
-  pages.use(pathGate(thgAnzeigeRoutes(db.knex, clock)));
-  // Before the route tree, whose placeholder it replaces.
-  pages.use(pathGate(tankstelleRoutes(db.knex, clock)));
-  pages.use(pathGate(dashboardRoutes(db.knex, clock)));
-  pages.use(pathGate(nachrichtenRoutes(db.knex, clock)));
-  pages.use(pathGate(apiKeysRoutes(db.knex, clock)));
-  pages.use(pathGate(hilfeRoutes()));
-  pages.use(pathGate(reportsRoutes(db.knex, clock)));
-  pages.use(pathGate(routeTree()));
+  pages.use(gated(
+    publicRoutes(),
+    authRoutes(accounts, passport, sso, log),
+    layoutRoutes(),
+    accountRoutes(accounts),
+    benutzerRoutes(accounts),
+    mandantenRoutes(accounts),
+    gesetzeswerteRoutes(db.knex, clock),
+    berechtigungenRoutes(db.knex),
+    logmeldungenRoutes(db.knex),
+    stammdatenImportRoutes(db.knex),
+    bewegungsdatenImportRoutes(db.knex),
+    nachweiseImportRoutes(db.knex),
+    ...records.map((routes) => routes.pages),
+    nachweisverfolgungRoutes(db.knex, clock),
+    bilanzenRoutes(db.knex, clock),
+    pocsRoutes(db.knex),
+    thgAnzeigeRoutes(db.knex, clock),
+    // Before the route tree, whose placeholder it replaces.
+    tankstelleRoutes(db.knex, clock),
+    dashboardRoutes(db.knex, clock),
+    nachrichtenRoutes(db.knex, clock),
+    apiKeysRoutes(db.knex, clock),
+    hilfeRoutes(),
+    reportsRoutes(db.knex, clock),
+    routeTree(),
+  ));
   app.use('/:lang', pages);
 
   app.use(notFoundHandler());

@@ -25,6 +25,9 @@ export function pathGate(router: Router): RequestHandler & { gated: Router } {
   return Object.assign(gate, { gated: router });
 }
 
+/** Feature routers in the order they are tried, each behind its gate (for one `use()`). */
+export const gated = (...routers: Router[]): RequestHandler[] => routers.map(pathGate);
+
 /** First segment → the second segments routes have under it (null: any second segment, or none). */
 export type Prefixes = ReadonlyMap<string, ReadonlySet<string> | null>;
 

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app.js';
 import { signIn } from '../testing/session.js';
-import { admits, leadingSegments, routePrefixes, type Prefixes } from './path-gate.js';
+import { admits, leadingSegments, pathGate, routePrefixes, type Prefixes } from './path-gate.js';
 
 const asObject = (p: Prefixes | null) => p && Object.fromEntries([...p].map(([k, v]) => [k, v && [...v].sort()]));
 
@@ -20,11 +20,15 @@ describe('routePrefixes', () => {
     r.use('/berichte', () => {});
     r.get('/', () => {});
     r.use(nested);
+    const inner = express.Router();
+    inner.get('/hilfe/faq', () => {});
+    r.use(pathGate(inner));
     expect(asObject(routePrefixes(r))).toEqual({
       '': null,
       'api-keys': null,
       berichte: null,
       bewegungsdaten: ['einlieferungen'],
+      hilfe: ['faq'],
       stammdaten: ['produkte'],
       tankstelle: null,
     });
@@ -84,11 +88,11 @@ describe('the app behind its gates', () => {
     return found;
   }
 
-  it('puts every feature router behind a gate that can skip it: a list page enters one of some sixty', () => {
+  it('puts every feature router behind a gate that can skip it: a list page enters two of some sixty', () => {
     const all = gates((t.app as unknown as { router: { stack: { handle: unknown }[] } }).router.stack);
     expect(all.length).toBeGreaterThan(50);
     expect(all.filter((p) => p === null)).toEqual([]);
-    // The Einlieferungen' router, and the route tree's placeholders at the end.
+    // The Einlieferungen router, and the route tree's placeholders at the end.
     expect(all.filter((p) => admits(p!, '/bewegungsdaten/einlieferungen?page=50'))).toHaveLength(2);
   });
 

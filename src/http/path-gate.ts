@@ -60,7 +60,7 @@ interface LayerLike {
   rawPath?: unknown;
   slash?: boolean;
   route?: { path?: unknown };
-  handle?: { stack?: LayerLike[] };
+  handle?: { stack?: LayerLike[]; gated?: { stack?: LayerLike[] } };
 }
 
 /**
@@ -80,8 +80,9 @@ export function routePrefixes(router: { stack?: unknown }): Prefixes | null {
   };
   for (const layer of router.stack as LayerLike[]) {
     if (layer.slash) {
-      // Middleware without a path: a nested router is as narrow as its own routes, anything else matches all.
-      const nested = layer.handle ? routePrefixes(layer.handle) : null;
+      // Middleware without a path: a nested router (gated or not) is as narrow as its own routes, anything else
+      // matches all.
+      const nested = layer.handle ? routePrefixes(layer.handle.gated ?? layer.handle) : null;
       if (nested === null) return null;
       for (const [first, seconds] of nested) {
         if (seconds === null) add(first, null);

@@ -45,8 +45,8 @@ declare global {
       mandant: string | null;
       /** Unread messages of the current tenant for the header, read with the session; null when not known. */
       nachrichtenUngelesen?: number | null;
-      /** The current tenant's master-data stand, read with the session (src/db/stand-cache.ts); null when not known. */
-      stammdatenStand?: string | null;
+      /** The current tenant's change counters, read with the session (src/db/scope.ts, Staende); null when not known. */
+      staende?: import('./db/scope.js').Staende | null;
     }
   }
 }

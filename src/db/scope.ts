@@ -179,6 +179,16 @@ class ReadBatch {
 const standorteKey = (standorte: StandortScope) => (standorte === 'all' ? '*' : [...standorte].sort().join(','));
 
 /**
+ * A tenant's change counters as the session's read found them: the master-data stand (the sum of the master
+ * tables' counters, src/db/stand-cache.ts) and every table's own counter (migrations/20261126010000_tabellenstaende.ts,
+ * read by tabellenstaende_von()). Counters only grow, each at the COMMIT of the change it counts.
+ */
+export interface Staende {
+  stammdaten: string;
+  tabellen: Readonly<Record<string, string>>;
+}
+
+/**
  * What the scopes of one request in one tenant share (src/http/tenant.ts builds one per request): the transaction
  * of their reads, and the values memo() worked out for the request. Nothing in it outlives the request.
  */
@@ -187,28 +197,39 @@ export class TenantRequest {
   readonly reads: TenantReads | null;
   private readonly memos = new Map<string, Promise<unknown>>();
   /**
-   * The tenant's master-data stand as the session's read found it (src/db/stand-cache.ts), until this
-   * request writes anything: from then on its reads may see what it wrote, which the stand does not count.
+   * The tenant's change counters as the session's read found them, until this request writes anything: from
+   * then on its reads may see what it wrote, which the counters do not count yet.
    */
-  private stand: string | null;
+  private staende: Staende | null;
 
   constructor(
     knex: Knex | Knex.Transaction,
     readonly mandant: string,
-    stammdatenStand: string | null = null,
+    staende: Staende | null = null,
   ) {
     assertTenantId(mandant);
     this.reads = isTransaction(knex) ? null : new TenantReads(knex, mandant);
-    this.stand = this.reads ? stammdatenStand : null;
+    this.staende = this.reads ? staende : null;
   }
 
   get stammdatenStand(): string | null {
-    return this.stand;
+    return this.staende?.stammdaten ?? null;
+  }
+
+  /**
+   * The sum of these tables' counters (0 for a table never written), as a list page's statement reads it
+   * (src/records/list/engine.ts, pageStatement); null when not known.
+   */
+  tabellenStand(tables: readonly string[]): string | null {
+    if (!this.staende) return null;
+    let sum = 0n;
+    for (const table of tables) sum += BigInt(this.staende.tabellen[table] ?? 0);
+    return String(sum);
   }
 
   /** Called before every write of the request's scopes. */
   writing(): void {
-    this.stand = null;
+    this.staende = null;
   }
 
   /** The value of `key` for this request: `compute` runs for the first caller; a failure is not kept. */
@@ -266,6 +287,16 @@ export class TenantScope {
     const stand = this.shared.stammdatenStand;
     if (stand === null) return this.memo(key, compute);
     return this.memo(key, () => rememberWhileStand([this.mandant, standorteKey(this.standorte), key], stand, compute));
+  }
+
+  /**
+   * The sum of these tables' change counters as the session's read found them (Staende), with the master-data
+   * stand; null when not known (no session, or this request has written).
+   */
+  standOf(tables: readonly string[]): { tabellen: string; stammdaten: string } | null {
+    const tabellen = this.shared.tabellenStand(tables);
+    const stammdaten = this.shared.stammdatenStand;
+    return tabellen === null || stammdaten === null ? null : { tabellen, stammdaten };
   }
 
   /** A query on a tenant-owned table, already limited to this tenant. `alias` names the table in joins. */

@@ -102,22 +102,22 @@ describe('choices kept while the master data stands still', () => {
   });
 
   it('are read afresh by a request once it has written', async () => {
-    const shared = new TenantRequest(t.db.knex, 'DEMO', '4711');
+    const shared = new TenantRequest(t.db.knex, 'DEMO', { stammdaten: '4711', tabellen: {} });
     const scope = new TenantScope(t.db.knex, 'DEMO', 'all', shared);
     let reads = 0;
     const read = async () => ({ read: ++reads });
     expect(await scope.memoWhileStammdaten('stand-cache-test', read)).toEqual({ read: 1 });
     // A later request at the same stand takes the kept value, frozen.
-    const later = new TenantScope(t.db.knex, 'DEMO', 'all', new TenantRequest(t.db.knex, 'DEMO', '4711'));
+    const later = new TenantScope(t.db.knex, 'DEMO', 'all', new TenantRequest(t.db.knex, 'DEMO', { stammdaten: '4711', tabellen: {} }));
     const kept = await later.memoWhileStammdaten('stand-cache-test', read);
     expect(kept).toEqual({ read: 1 });
     expect(Object.isFrozen(kept)).toBe(true);
     // Other locations, another stand: not the same value.
     expect(await later.withStandorte(['1001']).memoWhileStammdaten('stand-cache-test', read)).toEqual({ read: 2 });
-    const moved = new TenantScope(t.db.knex, 'DEMO', 'all', new TenantRequest(t.db.knex, 'DEMO', '4712'));
+    const moved = new TenantScope(t.db.knex, 'DEMO', 'all', new TenantRequest(t.db.knex, 'DEMO', { stammdaten: '4712', tabellen: {} }));
     expect(await moved.memoWhileStammdaten('stand-cache-test', read)).toEqual({ read: 3 });
     // A request that writes: its reads after the write may see what it wrote, which the stand does not count.
-    const writer = new TenantScope(t.db.knex, 'DEMO', 'all', new TenantRequest(t.db.knex, 'DEMO', '4712'));
+    const writer = new TenantScope(t.db.knex, 'DEMO', 'all', new TenantRequest(t.db.knex, 'DEMO', { stammdaten: '4712', tabellen: {} }));
     await writer.transaction(async () => {});
     expect(await writer.memoWhileStammdaten('stand-cache-test', read)).toEqual({ read: 4 });
   });

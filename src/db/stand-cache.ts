@@ -19,7 +19,7 @@ interface Entry {
 const kept = new Map<string, Entry>();
 
 /** Freezes a value and everything in it: a value kept for many requests must not be changed by one of them. */
-function deepFreeze<T>(value: T): T {
+export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const inner of Object.values(value)) deepFreeze(inner);

@@ -138,9 +138,9 @@ export function requireTenant(): RequestHandler {
     }
     res.locals.mandant = wanted;
     res.locals.principal = principalFor(user, wanted);
-    // The tenant's master-data stand, if the session's read found it for this tenant (src/db/stand-cache.ts).
-    const stand = (user as SessionUser).stammdatenStand;
-    res.locals.stammdatenStand = stand && stand.mandant === wanted ? stand.stand : null;
+    // The tenant's change counters, if the session's read found them for this tenant (src/db/scope.ts, Staende).
+    const staende = (user as SessionUser).staende;
+    res.locals.staende = staende && staende.mandant === wanted ? staende : null;
     next();
   };
 }

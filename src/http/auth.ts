@@ -63,10 +63,10 @@ export function setUpAuthentication(instance: PassportStatic): RequestHandler[] 
       res.locals.mandant = user ? mandant : null;
       res.locals.principal = user ? principalFor(user, mandant) : null;
       // The header's unread count, read with the session for the session's tenant (session-store.ts).
-      const { nachrichtenUngelesen: ungelesen, stammdatenStand: stand } = (user ?? {}) as SessionUser;
+      const { nachrichtenUngelesen: ungelesen, staende } = (user ?? {}) as SessionUser;
       res.locals.nachrichtenUngelesen = ungelesen && ungelesen.mandant === mandant ? ungelesen.anzahl : null;
-      // Likewise the tenant's master-data stand, for the choices kept across requests (src/db/stand-cache.ts).
-      res.locals.stammdatenStand = stand && stand.mandant === mandant ? stand.stand : null;
+      // Likewise the tenant's change counters, for what is kept across requests (src/db/stand-cache.ts, src/records/list/pages.ts).
+      res.locals.staende = staende && staende.mandant === mandant ? staende : null;
       next();
     },
   ];

@@ -3,6 +3,8 @@
 import type { UserSettings } from '../auth/current-user.js';
 
 export interface Formatter {
+  /** What the output depends on besides the values (language, date format, time zone), as one string. */
+  readonly variant?: string;
   date(value: Date | string | number | null | undefined): string;
   dateTime(value: Date | string | number | null | undefined): string;
   number(value: number | string | null | undefined, fractionDigits?: number): string;
@@ -70,6 +72,7 @@ export function formatter(settings: Pick<UserSettings, 'dateFormat' | 'timezone'
   };
   const locale = lang === 'en' ? 'en-GB' : 'de-DE';
   return {
+    variant: JSON.stringify([lang, settings.dateFormat, settings.timezone]),
     date,
     dateTime(value) {
       const day = date(value);

@@ -7,6 +7,7 @@ import type { Clock } from '../clock.js';
 import { affectedRows } from '../db/knex.js';
 import { prepared } from '../db/knex-internals.js';
 import { partsIn } from './format.js';
+import type { Staende } from '../db/scope.js';
 
 /** Sessions end after 8 hours whatever the activity (OWASP ASVS 3.3.4). */
 export const SESSION_ABSOLUTE_MS = 8 * 60 * 60 * 1000;
@@ -22,8 +23,11 @@ type Callback = (err?: unknown) => void;
  */
 export type SessionUser = CurrentUser & {
   nachrichtenUngelesen?: { mandant: string; anzahl: number };
-  /** A tenant's master-data stand (src/db/stand-cache.ts), read in the same statement: the session's, or the one an API call names. */
-  stammdatenStand?: { mandant: string; stand: string };
+  /**
+   * A tenant's change counters (src/db/stand-cache.ts, src/records/list/pages.ts), read in the same statement:
+   * the session's tenant's, or those of the tenant an API call names.
+   */
+  staende?: Staende & { mandant: string };
 };
 
 /** A user read with its session, waiting for passport's deserializeUser in the same request. */
@@ -88,13 +92,17 @@ export class KnexSessionStore extends session.Store {
       .first('s.sess', 'u.*', this.knex.raw(`s.sess->>'mandant' as sitzung_mandant`),
         this.knex.raw(`nachrichten_ungelesen(u.id, s.sess->>'mandant', ?::date) as nachrichten_ungelesen`, [heute]),
         this.knex.raw(`coalesce(?::varchar, s.sess->>'mandant') as stand_mandant`, [mandant]),
-        this.knex.raw(`stammdaten_stand(u.id, coalesce(?::varchar, s.sess->>'mandant')) as stammdaten_stand`, [mandant])));
+        this.knex.raw(`stammdaten_stand(u.id, coalesce(?::varchar, s.sess->>'mandant')) as stammdaten_stand`, [mandant]),
+        this.knex.raw(`tabellenstaende_von(u.id, coalesce(?::varchar, s.sess->>'mandant')) as tabellenstaende`, [mandant])));
     if (!row) return { sess: null, user: null };
     const sess = typeof row.sess === 'string' ? JSON.parse(row.sess) : row.sess;
     if (row.id == null) return { sess, user: null };
     const found: SessionUser = toCurrentUser(row);
     if (row.nachrichten_ungelesen != null) found.nachrichtenUngelesen = { mandant: String(row.sitzung_mandant), anzahl: Number(row.nachrichten_ungelesen) };
-    if (row.stammdaten_stand != null) found.stammdatenStand = { mandant: String(row.stand_mandant), stand: String(row.stammdaten_stand) };
+    if (row.stammdaten_stand != null && row.tabellenstaende != null) {
+      const tabellen = typeof row.tabellenstaende === 'string' ? JSON.parse(row.tabellenstaende) : row.tabellenstaende;
+      found.staende = { mandant: String(row.stand_mandant), stammdaten: String(row.stammdaten_stand), tabellen };
+    }
     return { sess, user: found };
   }
 

@@ -15,7 +15,7 @@ export function tenantScope(knex: Knex, res: Response, area?: Area, action: 'vie
   const principal = res.locals.principal;
   if (!mandant || !principal) throw new HttpError(400, 'MANDANT_REQUIRED', 'account:errors.mandantRequired');
   let shared = requestState.get(res);
-  if (!shared || shared.mandant !== mandant) requestState.set(res, (shared = new TenantRequest(knex, mandant, res.locals.stammdatenStand ?? null)));
+  if (!shared || shared.mandant !== mandant) requestState.set(res, (shared = new TenantRequest(knex, mandant, res.locals.staende ?? null)));
   return new TenantScope(knex, mandant, area ? standortScope(principal, action, area) : 'all', shared);
 }
 

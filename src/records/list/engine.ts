@@ -8,6 +8,7 @@ import { TenantScope } from '../../db/scope.js';
 import { prepared } from '../../db/knex-internals.js';
 import type { FieldError } from '../../http/errors.js';
 import { countKey, recall, remember } from './counts.js';
+import { pageKey, recallPage, rememberPage, renderedOnce } from './pages.js';
 import type { Formatter } from '../../http/format.js';
 import { MAX_PAGE_SIZE, requestedPageSize } from './page-size.js';
 import { EXPORT_FORMATS } from '../export/formats.js';
@@ -489,9 +490,14 @@ export async function fetchPage<R, S extends ListSource>(
 ): Promise<PageResult<R>> {
   const scope = followedScope(def, source);
   // A search that finds records by their partner's, location's or product's name follows those names too, which
-  // the change counter does not: its count is taken every time.
+  // the change counter does not: its count is taken every time, and its pages are not kept.
   const byNames = Boolean(state.q) && isIndexed(def.search) && Boolean(def.search.references?.length);
   const key = scope && !byNames ? countKey(def.id, scope, state, cap) : null;
+  // The whole page as this process last showed it, while its tables stand where they stood then (pages.ts).
+  const stand = key ? scope!.standOf(([] as string[]).concat(def.countsFollow!)) : null;
+  const keptAs = stand ? pageKey(def.id, scope!, state, cap, clampPage) : null;
+  const kept = keptAs ? recallPage<R>(keptAs, stand!) : undefined;
+  if (kept) return kept;
   const known = key ? recall(key) : undefined;
   const joined = (await pageStatement(def, source, state, cap, known?.stand)) as Record<string, unknown>[];
   // The count came back (first time, or the table changed since): remember it; else the remembered one holds.
@@ -503,7 +509,12 @@ export async function fetchPage<R, S extends ListSource>(
   const lastPage = Math.max(1, Math.ceil(total / state.pageSize));
   const page = clampPage ? Math.min(state.page, lastPage) : state.page;
   if (page !== state.page) rows = (await pageRows(def, source, state, page)) as Record<string, unknown>[];
-  return { rows: rows.map((r) => def.toRow(r)), total, totalExact, page, totals };
+  const result = { rows: rows.map((r) => def.toRow(r)), total, totalExact, page, totals };
+  // Kept at the counters its own statement read (not the session's): its rows are the tables' at exactly those.
+  // A clamped page was read by a second statement, perhaps at other counters: not kept.
+  const read = joined[0]?.__stand;
+  if (keptAs && page === state.page && read != null) return rememberPage(keptAs, { tabellen: String(read), stammdaten: stand!.stammdaten }, result);
+  return result;
 }
 
 /**
@@ -623,6 +634,13 @@ export function listView<R, S extends ListSource>(
     href: (page: number) => listHref(base, current, { page }),
     exports: exportLinks(base, current, t),
     cell: (row: R, col: { source: ListColumn<R> }) => cellText(col.source, row, fmt, t),
+    /**
+     * The table's HTML as `render` makes it, made once per variant for a page this process remembers (pages.ts):
+     * the same rows, language, formats, address and caption make the same table. Only without refused
+     * parameters (their page is never remembered) and with a formatter that says what it depends on.
+     */
+    table: (render: () => string) =>
+      fmt.variant === undefined || opts.errors?.length ? render() : renderedOnce(result, JSON.stringify([fmt.variant, lang, base, opts.caption]), render),
     totalExact: result.totalExact,
     totals: (def.totals ?? []).map((x) => ({ label: t(x.label), value: result.totals[x.key] == null ? null : fmt.number(result.totals[x.key]!, x.digits ?? 0) })),
   };

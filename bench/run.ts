@@ -154,6 +154,8 @@ interface Scenario {
   headers?: Record<string, string>;
   body?: string;
   expect: number;
+  /** Each request another path (the first is `path`): a page no process can have remembered. */
+  paths?: () => string;
 }
 
 interface Measured {
@@ -176,6 +178,7 @@ async function load(base: string, s: Scenario, seconds: number, connections = CO
     connections,
     duration: seconds,
     timeout: 10,
+    ...(s.paths ? { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: s.paths!() }) }] } : {}),
   });
 }
 
@@ -361,6 +364,12 @@ async function signInBench(base: string, bench: Prepared) {
   return { cookie: jar.header(), token, csrfCookie, csrf };
 }
 
+/** The path with page=1, 2, … `pages`, 1, … on each call. */
+function cyclingPages(path: string, pages: number): () => string {
+  let n = 0;
+  return () => path.replace(/([?&]page=)\d+/, `$1${(n++ % pages) + 1}`);
+}
+
 function scenarios(bench: Prepared, auth: Awaited<ReturnType<typeof signInBench>>): Scenario[] {
   const page = { cookie: auth.cookie, accept: 'text/html' };
   return [
@@ -368,6 +377,9 @@ function scenarios(bench: Prepared, auth: Awaited<ReturnType<typeof signInBench>
     { name: 'bare Express', on: 'express', path: '/', expect: 200 },
     { name: 'healthz (chain + select 1)', on: 'app', path: '/healthz', expect: 200 },
     { name: 'list page', on: 'app', path: `/de/${LIST.page}?${LIST.benchQuery}`, headers: page, expect: 200 },
+    // The same list, each request the next of its first 200 pages: more pages than a process keeps
+    // (src/records/list/pages.ts), so every one is read and rendered (the list page above is remembered).
+    { name: 'list page, another page each time', on: 'app', path: `/de/${LIST.page}?${LIST.benchQuery}`, paths: cyclingPages(`/de/${LIST.page}?${LIST.benchQuery}`, 200), headers: page, expect: 200 },
     { name: 'list JSON', on: 'app', path: `${LIST.api}?${LIST.benchQuery}`, headers: { authorization: auth.token, 'x-mandant': bench.tenant }, expect: 200 },
     { name: 'detail page', on: 'app', path: `/de/${bench.detail}`, headers: page, expect: 200 },
     { name: 'Tankstelle JSON', on: 'app', path: TANKSTELLE.api, headers: { authorization: auth.token, 'x-mandant': bench.tenant }, expect: 200 },
@@ -429,7 +441,7 @@ async function main() {
         await rawRequest(`${countBase}${QUERY_COUNTS_PATH}`);
         for (const s of scenarios(bench, auth).filter((x) => x.on === 'app')) {
           for (let i = 0; i < (s.method === 'POST' ? 3 : 20); i++) {
-            await rawRequest(`${countBase}${s.path}`, { method: s.method, headers: { 'x-bench-label': s.name, ...s.headers }, body: s.body });
+            await rawRequest(`${countBase}${s.paths ? s.paths() : s.path}`, { method: s.method, headers: { 'x-bench-label': s.name, ...s.headers }, body: s.body });
           }
         }
         await rawRequest(`${countBase}/de/${LIST.page}?format=csv`, { headers: { cookie: auth.cookie, 'x-bench-label': 'csv' } });
@@ -761,18 +773,22 @@ async function reportsOnFreshServer(start: ReturnType<typeof npmStartCommand>, d
 function checkTargets(db: BenchDb, results: Measured[], csv: ExportMeasure, xlsx: ExportMeasure, plan: ListPlan) {
   const get = (name: string) => results.find((r) => r.name === name)!;
   const list = get('list page');
-  const pages = results.filter((r) => ['list page', 'list JSON', 'detail page'].includes(r.name));
+  // The list page the bench asks for again and again is remembered (src/records/list/pages.ts); a page read and
+  // rendered for the request is held to the same targets, so neither figure stands for both.
+  const fresh = get('list page, another page each time');
+  const pages = results.filter((r) => ['list page', 'list page, another page each time', 'list JSON', 'detail page'].includes(r.name));
   const targets = [
     { target: 'middleware chain (healthz) ≥ 0.5× bare Express', value: get('healthz (chain + select 1)').ratioToExpress!, ok: get('healthz (chain + select 1)').ratioToExpress! >= 0.5 },
     { target: 'authenticated list page ≥ 0.1× bare Express', value: list.ratioToExpress!, ok: list.ratioToExpress! >= 0.1 },
+    { target: 'the same, another page each time (none remembered)', value: fresh.ratioToExpress!, ok: fresh.ratioToExpress! >= 0.1 },
     {
       target: 'detail page and list JSON at least as fast as the list page (req/s)',
       value: `${get('detail page').requestsPerSecond}, ${get('list JSON').requestsPerSecond} vs ${list.requestsPerSecond}`,
       ok: get('detail page').requestsPerSecond >= list.requestsPerSecond && get('list JSON').requestsPerSecond >= list.requestsPerSecond,
     },
-    db.kind === 'postgres'
-      ? { target: 'list page p99 ≤ 50 ms (PostgreSQL)', value: list.p99, ok: list.p99 <= 50 }
-      : { target: 'list page p99 ≤ 150 ms (embedded database)', value: list.p99, ok: list.p99 <= 150 },
+    ...[list, fresh].map((l) => (db.kind === 'postgres'
+      ? { target: `${l.name} p99 ≤ 50 ms (PostgreSQL)`, value: l.p99, ok: l.p99 <= 50 }
+      : { target: `${l.name} p99 ≤ 150 ms (embedded database)`, value: l.p99, ok: l.p99 <= 150 })),
     { target: '≤ 4 DB round trips for any page', value: Math.max(...pages.map((p) => p.roundTrips?.max ?? 0)), ok: pages.every((p) => (p.roundTrips?.max ?? 0) <= 4) },
     { target: 'zero errors', value: results.reduce((s, r) => s + r.errors, 0), ok: results.every((r) => r.errors === 0) },
     { target: `CSV (${csv.rows} rows) first byte ≤ 200 ms`, value: csv.firstByteMs, ok: csv.firstByteMs <= 200 },

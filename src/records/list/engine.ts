@@ -636,11 +636,12 @@ export function listView<R, S extends ListSource>(
     cell: (row: R, col: { source: ListColumn<R> }) => cellText(col.source, row, fmt, t),
     /**
      * The table's HTML as `render` makes it, made once per variant for a page this process remembers (pages.ts):
-     * the same rows, language, formats, address and caption make the same table. Only without refused
-     * parameters (their page is never remembered) and with a formatter that says what it depends on.
+     * the same rows, language, formats, caption and address of the list's state (which its sort and page links
+     * are made from, a page size asked for included) make the same table. Only without refused parameters
+     * (their page is never remembered) and with a formatter that says what it depends on.
      */
     table: (render: () => string) =>
-      fmt.variant === undefined || opts.errors?.length ? render() : renderedOnce(result, JSON.stringify([fmt.variant, lang, base, opts.caption]), render),
+      fmt.variant === undefined || opts.errors?.length ? render() : renderedOnce(result, JSON.stringify([fmt.variant, lang, opts.caption, listHref(base, current)]), render),
     totalExact: result.totalExact,
     totals: (def.totals ?? []).map((x) => ({ label: t(x.label), value: result.totals[x.key] == null ? null : fmt.number(result.totals[x.key]!, x.digits ?? 0) })),
   };

@@ -117,6 +117,24 @@ describe('remembered list pages', () => {
     expect(rowsOf(german.html)).toContain(day![0]);
   });
 
+  it('keep their links as each request asked: a page size asked for stays in them, a user\'s own is left out', async () => {
+    const plain = '/de/bewegungsdaten/einlieferungen';
+    const own = await shown(admin, plain);
+    expect(own.html).toMatch(/href="\/de\/bewegungsdaten\/einlieferungen\?[^"]*page=2"/);
+    expect(own.html).not.toContain('pageSize=10');
+    // Someone whose own page size is 25 asks for 10: the same rows as ADMIN's default of 10, and links that keep asking.
+    const id = await createUserWithRoles(t.db.knex, 'FUENFUNDZWANZIG', 'Fuenf12345', [{ typ: 9, standortNr: null }]);
+    await t.db.knex('einstellungen').insert({ benutzer_id: id, typ: 1, data: JSON.stringify({ itemsPerPage: 25 }) });
+    const asking = await signIn(t.app, 'FUENFUNDZWANZIG', 'Fuenf12345', 'DEMO');
+    const asked = await shown(asking, `${plain}?pageSize=10`);
+    expect(listReads(asked.statements)).toEqual([]);
+    expect(numbersOf(asked.html)).toEqual(numbersOf(own.html));
+    expect(asked.html).toMatch(/href="\/de\/bewegungsdaten\/einlieferungen\?[^"]*pageSize=10[^"]*page=2"/);
+    const ownAgain = await shown(admin, plain);
+    expect(listReads(ownAgain.statements)).toEqual([]);
+    expect(ownAgain.html).not.toContain('pageSize=10');
+  });
+
   it('are kept per tenant, page and filter', async () => {
     const page2 = `${LIST}&page=2`;
     const first = await shown(admin, page2);

@@ -249,6 +249,9 @@ function lieferungList(spec: LieferungSpec, store: VersionedStore<Lieferung>): L
       },
     },
     countsFollow: [resource, ...(extras?.follows ?? [])],
+    // The delivery, its partner's, location's and product's versions (never changed once written) and the
+    // statuses computed from the followed tables (listExtras.follows): nothing else, so a page may be remembered.
+    rememberPages: true,
     // Added to the new record fromRow made, not spread into another: a page's rows and an export's 100,000.
     toRow: (row) => {
       const record = store.fromRow(row);

@@ -128,6 +128,13 @@ export interface ListDefinition<R, S extends ListSource = TenantScope> {
    */
   countsFollow?: string | readonly string[];
   /**
+   * What a page shows, not only which rows match, is read from the countsFollow tables and the master data
+   * (whose versions never change) alone: a page may be shown again while their counters stand still
+   * (src/records/list/pages.ts). Set only where the query, the joined columns and every computed column have
+   * been checked for other tables; a list that reads one more table must follow it or leave this unset.
+   */
+  rememberPages?: boolean;
+  /**
    * Count every matching row, never stopping at COUNT_CAP: for lists whose API shape has no `totalExact`
    * (users, tenants, the audit log: they always counted exactly).
    */
@@ -494,7 +501,7 @@ export async function fetchPage<R, S extends ListSource>(
   const byNames = Boolean(state.q) && isIndexed(def.search) && Boolean(def.search.references?.length);
   const key = scope && !byNames ? countKey(def.id, scope, state, cap) : null;
   // The whole page as this process last showed it, while its tables stand where they stood then (pages.ts).
-  const stand = key ? scope!.standOf(([] as string[]).concat(def.countsFollow!)) : null;
+  const stand = key && def.rememberPages ? scope!.standOf(([] as string[]).concat(def.countsFollow!)) : null;
   const keptAs = stand ? pageKey(def.id, scope!, state, cap, clampPage) : null;
   const kept = keptAs ? recallPage<R>(keptAs, stand!) : undefined;
   if (kept) return kept;

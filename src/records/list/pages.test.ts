@@ -135,6 +135,17 @@ describe('remembered list pages', () => {
     expect(ownAgain.html).not.toContain('pageSize=10');
   });
 
+  it('are kept for the Ablieferungen too, and never for a list that reads tables it does not follow', async () => {
+    const reads = (statements: string[], table: string) => statements.filter((sql) => sql.includes(table));
+    const out = '/de/bewegungsdaten/ablieferungen';
+    expect(reads((await shown(admin, out)).statements, 'ablieferungen').length).toBeGreaterThan(0);
+    expect(reads((await shown(admin, out)).statements, 'ablieferungen')).toEqual([]);
+    // The certificates' list has counters, but is not marked to be remembered: read for every request.
+    const certificates = '/de/bewegungsdaten/nachweise';
+    await shown(admin, certificates);
+    expect(reads((await shown(admin, certificates)).statements, 'nachweise').length).toBeGreaterThan(0);
+  });
+
   it('are kept per tenant, page and filter', async () => {
     const page2 = `${LIST}&page=2`;
     const first = await shown(admin, page2);

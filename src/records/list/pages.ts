@@ -1,7 +1,7 @@
 // List pages remembered while their tables stand still. A page of a list whose tables have change counters
 // (def.countsFollow: the deliveries, with the linked records their status is computed from) and that shows
-// nothing read from other tables but the master data (def.rememberPages: Einlieferungen and Ablieferungen) is the same page
-// for every request of the same tenant, locations, search, filters, sort and page, until one of those tables
+// nothing read from other tables but the master data (def.rememberPages: Einlieferungen and Ablieferungen) is
+// the same page for every request of the same tenant, locations, search, filters, sort and page, until one of those tables
 // changes: this process keeps the last pages it showed, each with the counters it was read at, and shows one
 // again, without asking the database, to a request whose session read (src/http/session-store.ts) found
 // the same counters.

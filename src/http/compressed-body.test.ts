@@ -60,6 +60,20 @@ describe('a rendered page', () => {
     });
   }
 
+  it('carries every character of a page sent after a longer one (the bytes are written into one reused buffer)', async () => {
+    // 2-, 3- and 4-byte UTF-8 (ä, €, 🚚) in the search field the page shows again, after a full list page.
+    const search = `/de/${LIST.page}?q=${encodeURIComponent('Öl ä€🚚')}`;
+    const long = await rawRequest(`${base}/de/${LIST.page}`, { jar: admin, headers: { 'accept-encoding': 'br' } });
+    const plain = await rawRequest(`${base}${search}`, { jar: admin, headers: { 'accept-encoding': 'identity' } });
+    for (const accept of ['br', 'gzip']) {
+      const res = await rawRequest(`${base}${search}`, { jar: admin, headers: { 'accept-encoding': accept } });
+      expect(res.headers['content-encoding']).toBe(accept);
+      expect(res.body.length).toBeLessThan(long.body.length);
+      expect(res.body.toString()).toContain('value="Öl ä€🚚"');
+      expect(stable(res.body.toString())).toBe(stable(plain.body.toString()));
+    }
+  });
+
   it('answers HEAD with the headers and no body', async () => {
     const res = await rawRequest(`${base}/de/login`, { method: 'HEAD', headers: { 'accept-encoding': 'br' } });
     expect(res.status).toBe(200);

@@ -169,11 +169,17 @@ interface Measured {
   roundTrips?: { avg: number; max: number };
 }
 
+/**
+ * What Chromium sends: every page and JSON answer is then compressed as a browser gets it. Until 2026-11-29 the
+ * load sent no Accept-Encoding, and every figure before then is of uncompressed answers (bench/README.md).
+ */
+const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
+
 async function load(base: string, s: Scenario, seconds: number, connections = CONNECTIONS): Promise<autocannon.Result> {
   return autocannon({
     url: `${base}${s.path}`,
     method: s.method ?? 'GET',
-    headers: { 'x-bench-label': s.name, ...s.headers },
+    headers: { 'x-bench-label': s.name, 'accept-encoding': BROWSER_ACCEPT_ENCODING, ...s.headers },
     body: s.body,
     connections,
     duration: seconds,
@@ -245,7 +251,7 @@ async function measureExport(base: string, pids: number[], cookie: string, forma
   const sampler = setInterval(() => (sampled = Math.max(sampled, highestKb(pids, 'VmRSS'))), 10);
   const started = performance.now();
   const result = await new Promise<{ first: number; bytes: number; tail: Buffer }>((resolve, reject) => {
-    const req = http.get(`${base}/de/${LIST.page}?format=${format}`, { headers: { cookie, 'accept-encoding': 'gzip, deflate, br' } }, (res) => {
+    const req = http.get(`${base}/de/${LIST.page}?format=${format}`, { headers: { cookie, 'accept-encoding': BROWSER_ACCEPT_ENCODING } }, (res) => {
       if (res.statusCode !== 200) return reject(new Error(`${format} export answered ${res.statusCode}`));
       let first = 0;
       let bytes = 0;
@@ -352,6 +358,11 @@ async function chooseDb(): Promise<BenchDb> {
 
 async function signInBench(base: string, bench: Prepared) {
   const jar = await signInWithForms(base, bench.login, bench.password);
+  // A browser keeps the cookies of the first page after sign-in: among them the CSRF cookie bound to the new
+  // session (src/http/csrf.ts), whose token every later page checks and reuses. Without it each page would draw
+  // and sign a new token.
+  const first = await rawRequest(`${base}/de/${LIST.page}`, { jar });
+  if (first.status !== 200) throw new Error(`first page after sign-in of ${bench.login} answered ${first.status}`);
   const login = await rawRequest(`${base}/api/v1/account/login`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: bench.login, password: bench.password }),
   });

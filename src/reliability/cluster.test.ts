@@ -135,6 +135,17 @@ describe.skipIf(!PG)('npm start on PostgreSQL: a cluster of workers', { timeout:
     expect(workerPids(server.output())).not.toContain(server.child.pid);
   });
 
+  it('runs the workers with the memory settings of a worker (src/cluster.ts), the primary without them', () => {
+    const cmdline = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const environ = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    for (const pid of workerPids(server.output())) {
+      expect(cmdline(pid)).toEqual(expect.arrayContaining(['--max-semi-space-size=8', '--max-old-space-size=1024']));
+      expect(environ(pid)).toContain('MALLOC_ARENA_MAX=1');
+    }
+    expect(cmdline(server.child.pid!)).not.toContain('--max-old-space-size=1024');
+    expect(environ(server.child.pid!)).not.toContain('MALLOC_ARENA_MAX=1');
+  });
+
   it('serves one session from both workers: its pages, and a form from one worker posted to the other', async () => {
     const jar = new CookieJar();
     const go = (path: string, form?: Record<string, string>) => visit(server, jar, path, form);

@@ -1,11 +1,10 @@
 // The memory settings a worker gets (src/cluster.ts): added to the primary's, never over an operator's own.
 import { describe, expect, it } from 'vitest';
-import { WORKER_ENV, WORKER_NODE_FLAGS, workerEnv, workerExecArgv } from './cluster.js';
+import { workerEnv, workerExecArgv } from './cluster.js';
 
 describe('a worker’s node flags', () => {
   it('are the primary’s own followed by the memory settings', () => {
     expect(workerExecArgv(['--enable-source-maps'])).toEqual(['--enable-source-maps', '--max-semi-space-size=8', '--max-old-space-size=1024']);
-    expect(WORKER_NODE_FLAGS).toEqual(['--max-semi-space-size=8', '--max-old-space-size=1024']);
   });
 
   it('keep a heap limit the operator set, in the command line or NODE_OPTIONS, in either spelling', () => {
@@ -19,6 +18,5 @@ describe('a worker’s environment', () => {
   it('adds one malloc arena unless the environment sets the arenas itself', () => {
     expect(workerEnv({})).toEqual({ MALLOC_ARENA_MAX: '1' });
     expect(workerEnv({ MALLOC_ARENA_MAX: '4' })).toEqual({});
-    expect(WORKER_ENV).toEqual({ MALLOC_ARENA_MAX: '1' });
   });
 });

@@ -36,8 +36,8 @@ const PREFERRED = ['br', 'gzip'];
 /**
  * The body's UTF-8 bytes, written into one buffer kept for the process: zlib's sync functions would otherwise turn
  * each page into a new Buffer first (Buffer.from), the largest allocation of a page (a sixth of what a page
- * allocates, bench/README.md). Safe to reuse because the compression runs synchronously and copies what it returns; three
- * bytes per UTF-16 unit is the most UTF-8 needs.
+ * allocates, bench/README.md). Safe to reuse because the compression runs synchronously and copies what it
+ * returns; three bytes per UTF-16 unit is the most UTF-8 needs.
  */
 let scratch: Buffer | undefined;
 function utf8(body: string): Buffer {

@@ -7,6 +7,7 @@ import type { Clock } from '../clock.js';
 import { affectedRows } from '../db/knex.js';
 import { prepared } from '../db/knex-internals.js';
 import { partsIn } from './format.js';
+import { stammdatenStand } from '../db/stand-cache.js';
 import type { Staende } from '../db/scope.js';
 
 /** Sessions end after 8 hours whatever the activity (OWASP ASVS 3.3.4). */
@@ -92,16 +93,16 @@ export class KnexSessionStore extends session.Store {
       .first('s.sess', 'u.*', this.knex.raw(`s.sess->>'mandant' as sitzung_mandant`),
         this.knex.raw(`nachrichten_ungelesen(u.id, s.sess->>'mandant', ?::date) as nachrichten_ungelesen`, [heute]),
         this.knex.raw(`coalesce(?::varchar, s.sess->>'mandant') as stand_mandant`, [mandant]),
-        this.knex.raw(`stammdaten_stand(u.id, coalesce(?::varchar, s.sess->>'mandant')) as stammdaten_stand`, [mandant]),
         this.knex.raw(`tabellenstaende_von(u.id, coalesce(?::varchar, s.sess->>'mandant')) as tabellenstaende`, [mandant])));
     if (!row) return { sess: null, user: null };
     const sess = typeof row.sess === 'string' ? JSON.parse(row.sess) : row.sess;
     if (row.id == null) return { sess, user: null };
     const found: SessionUser = toCurrentUser(row);
     if (row.nachrichten_ungelesen != null) found.nachrichtenUngelesen = { mandant: String(row.sitzung_mandant), anzahl: Number(row.nachrichten_ungelesen) };
-    if (row.stammdaten_stand != null && row.tabellenstaende != null) {
+    // null when the user is no member of that tenant (the function answers only for members).
+    if (row.tabellenstaende != null) {
       const tabellen = typeof row.tabellenstaende === 'string' ? JSON.parse(row.tabellenstaende) : row.tabellenstaende;
-      found.staende = { mandant: String(row.stand_mandant), stammdaten: String(row.stammdaten_stand), tabellen };
+      found.staende = { mandant: String(row.stand_mandant), stammdaten: stammdatenStand(tabellen), tabellen };
     }
     return { sess, user: found };
   }

@@ -9,6 +9,7 @@
 // value kept under n was read later than some session read that saw n, so it holds every change counted in n
 // (and perhaps newer ones, which that request may see anyway). Once a request writes, its scopes stop using the
 // stand (TenantRequest.writing()). With several processes, each keeps its own values; none is shared.
+
 /** The master tables whose counters make the stand (migrations/20261205000000_stammdaten_stand.ts, TABLES). */
 export const MASTER_TABLES = ['produkte', 'standorte', 'tauschpartner'] as const;
 

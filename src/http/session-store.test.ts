@@ -66,4 +66,20 @@ describe('session store', () => {
     // A Bearer read hands nothing over (there is no deserializeUser to take it).
     expect(store.takeUser('sid-api', ids.MFA)).toBeUndefined();
   });
+
+  it('reads the tenant\'s change counters with the session: the master-data stand as the database sums it, none for a tenant of others', async () => {
+    const stand = async (user: number, mandant: string) => String((await t.db.knex.raw('select stammdaten_stand(?, ?) as s', [user, mandant])).rows[0].s);
+    await store.save('sid-stand', { ...sessionOf(ids.USER), mandant: 'DEMO' } as SessionData);
+    const own = (await store.loadWithUser('sid-stand')).user?.staende;
+    expect(own?.mandant).toBe('DEMO');
+    expect(own?.stammdaten).toBe(await stand(ids.USER, 'DEMO'));
+    expect(Number(own?.tabellen.einlieferungen)).toBeGreaterThan(0);
+    // An API call's X-Mandant: that tenant's counters instead.
+    const named = (await store.loadWithUser('sid-stand', 'NORD')).user?.staende;
+    expect(named?.mandant).toBe('NORD');
+    expect(named?.stammdaten).toBe(await stand(ids.USER, 'NORD'));
+    // LESER belongs to DEMO only: nothing of NORD's.
+    await store.save('sid-stand-leser', { ...sessionOf(ids.LESER), mandant: 'DEMO' } as SessionData);
+    expect((await store.loadWithUser('sid-stand-leser', 'NORD')).user?.staende).toBeUndefined();
+  });
 });

@@ -6,9 +6,9 @@ import { currentUserColumns, toCurrentUser, type CurrentUser } from '../auth/cur
 import type { Clock } from '../clock.js';
 import { affectedRows } from '../db/knex.js';
 import { prepared } from '../db/knex-internals.js';
-import { partsIn } from './format.js';
 import { stammdatenStand } from '../db/stand-cache.js';
 import type { Staende } from '../db/scope.js';
+import { partsIn } from './format.js';
 
 /** Sessions end after 8 hours whatever the activity (OWASP ASVS 3.3.4). */
 export const SESSION_ABSOLUTE_MS = 8 * 60 * 60 * 1000;

@@ -38,6 +38,7 @@ const { values: args } = parseArgs({
     reports: { type: 'boolean', default: false },
     search: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    load: { type: 'boolean', default: false },
     server: { type: 'string' },
     scenario: { type: 'string' },
     help: { type: 'boolean', default: false },
@@ -58,8 +59,10 @@ if (args.help) {
   --reports          only the large report: latency of simple requests with and without a year's Mengenbilanz running
   --search           only the search: EXPLAIN ANALYZE of the list page with the indexed search and with ILIKE, some words
   --profile          only a CPU profile (node --cpu-prof) of the list page under load, summed by owner (package, app folder)
-  --scenario NAME    with --profile: another scenario than the list page, by its name in the table (e.g. healthz)
-  --server DIR       with --profile or --exports: the compiled server of another checkout (its own build), e.g. the commit before a change
+  --load             only the list page under load as \`npm start\` serves it (every worker): its latency spread, and the
+                     CPU per request of the server, the database and the load generator (this process)
+  --scenario NAME    with --profile or --load: another scenario than the list page, by its name in the table (e.g. healthz)
+  --server DIR       with --profile, --load or --exports: the compiled server of another checkout (its own build), e.g. the commit before a change
 environment: BENCH_DATABASE_URL (default ${DEFAULT_PG_URL}), BENCH_PGLITE_DIR (default ${DEFAULT_PGLITE_DIR}), CHROME_PATH`);
   process.exit(0);
 }
@@ -412,9 +415,9 @@ async function main() {
   // The server as `npm start` runs it: compiled (its prestart), with its script's settings.
   const start = npmStartCommand();
   if (bench.loaded) log(`loaded ${ROWS} inbound and ${ROWS} outbound deliveries in ${(bench.loadMs / 1000).toFixed(1)} s`);
-  if (args.profile) {
+  if (args.profile || args.load) {
     try {
-      await profileList(start, db, bench);
+      await (args.profile ? profileList(start, db, bench) : loadOnly(start, db, bench));
     } finally {
       await cleanUp(db, bench.login);
     }
@@ -633,6 +636,9 @@ function databaseTicks(): number {
   return ticks;
 }
 
+/** --profile's server: one worker, so that one profile holds every page's work. */
+const ONE_WORKER = { WEB_CONCURRENCY: '1' };
+
 /**
  * --profile: the list page under load (WARMUP + DURATION s at CONNECTIONS) on a server with `--cpu-prof` and one
  * worker, so one profile holds every page's work; then that profile summed by owner, and the busy CPU time per page.
@@ -642,9 +648,9 @@ async function profileList(start: ReturnType<typeof npmStartCommand>, db: BenchD
   const cwd = args.server ? path.resolve(args.server) : ROOT;
   if (!existsSync(path.join(cwd, 'dist', 'server'))) throw new Error(`${cwd}: no compiled server (run npm run build and node scripts/build-server.mjs there)`);
   // First without the profiler (its sampling costs CPU of its own): the CPU time per page and the rate.
-  const plain = await cpuUnderLoad(start, db, bench, cwd, []);
+  const plain = await cpuUnderLoad(start, db, bench, cwd, [], ONE_WORKER);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'portal-profile-'));
-  const profiled = await cpuUnderLoad(start, db, bench, cwd, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+  const profiled = await cpuUnderLoad(start, db, bench, cwd, ['--cpu-prof', `--cpu-prof-dir=${dir}`], ONE_WORKER);
   // One profile per process (the primary's, the worker's): the worker is the busy one.
   const summaries = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => summarizeProfile(path.join(dir, f), profiled.window));
   const worker = summaries.sort((a, b) => b.busyMs - a.busyMs)[0];
@@ -677,9 +683,47 @@ function profiledScenario(bench: Prepared, auth: Awaited<ReturnType<typeof signI
   return found;
 }
 
-/** The profiled scenario under load (WARMUP, then DURATION s measured) on a server of one worker: requests served, CPU used, when. */
-async function cpuUnderLoad(start: ReturnType<typeof npmStartCommand>, db: BenchDb, bench: Prepared, cwd: string, nodeArgs: string[]) {
-  const app = await startApp(start, db, randomBytes(32).toString('hex'), false, { nodeArgs, env: { WEB_CONCURRENCY: '1' }, cwd });
+/** Latency percentiles --load prints (autocannon's names), from the fastest to the slowest request. */
+const SPREAD = ['p1', 'p10', 'p25', 'p50', 'p75', 'p90', 'p97_5', 'p99', 'p99_9', 'max'] as const;
+
+/**
+ * --load: one scenario under load as `npm start` serves it (a worker per core on PostgreSQL, WEB_CONCURRENCY
+ * if set), without the baselines: its latency from the fastest to the slowest request, and the CPU per request
+ * of the server, the database and the load generator, which share the machine's cores. Quicker than a full run
+ * for a before/after of one change (--server DIR); the targets' ratios need the full run's baselines.
+ */
+async function loadOnly(start: ReturnType<typeof npmStartCommand>, db: BenchDb, bench: Prepared) {
+  const cwd = args.server ? path.resolve(args.server) : ROOT;
+  if (!existsSync(path.join(cwd, 'dist', 'server'))) throw new Error(`${cwd}: no compiled server (run npm run build and node scripts/build-server.mjs there)`);
+  const m = await cpuUnderLoad(start, db, bench, cwd, [], {});
+  const perRequest = (ms: number | null) => (ms === null ? null : Number((ms / m.requests).toFixed(2)));
+  const cpu = { server: perRequest(m.cpuMs)!, database: perRequest(m.dbCpuMs), loadGenerator: perRequest(m.loadCpuMs)! };
+  const busy = (m.cpuMs + (m.dbCpuMs ?? 0) + m.loadCpuMs) / (DURATION * 1000 * os.availableParallelism());
+  const latency = Object.fromEntries(SPREAD.map((k) => [k, (m.latency as unknown as Record<string, number>)[k]]));
+  console.log(
+    `\n${cwd}: ${m.scenario}, ${m.workers} worker(s), ${CONNECTIONS} connections: ${Math.round(m.requests / DURATION)} req/s, mean ${m.latency.mean} ms\n` +
+      table(['latency ms', ...SPREAD.map((k) => k.replace('_', '.'))], [['', ...SPREAD.map((k) => String(latency[k]))]]) +
+      `\nCPU per request: the server ${cpu.server} ms (every process and thread)${cpu.database === null ? '' : `, the database ${cpu.database} ms`}, ` +
+      `the load generator ${cpu.loadGenerator} ms; the machine's ${os.availableParallelism()} cores ${Math.round(busy * 100)} % busy with them`,
+  );
+  writeResults((res) => {
+    const runs = (res.runs ?? {}) as Record<string, Record<string, unknown>>;
+    const key = `${args.server ? `load:${path.basename(cwd)}` : 'load'}${m.scenario === 'list page' ? '' : `:${m.scenario}`} (${m.workers} worker${m.workers === 1 ? '' : 's'})`;
+    runs[db.kind] = {
+      ...runs[db.kind],
+      [key]: { date: new Date().toISOString(), machine: machine(), server: path.relative(ROOT, cwd) || '.', workers: m.workers, requestsPerSecond: Math.round(m.requests / DURATION), meanMs: m.latency.mean, latency, cpuMsPerRequest: cpu, coresBusy: Number(busy.toFixed(2)) },
+    };
+    res.runs = runs;
+  });
+}
+
+/**
+ * The scenario under load (WARMUP, then DURATION s measured) on a server started with `env` (--profile: one
+ * worker; --load: as `npm start` serves): requests served, the latency spread, CPU used by the server, the
+ * database and this process (the load generator), and when.
+ */
+async function cpuUnderLoad(start: ReturnType<typeof npmStartCommand>, db: BenchDb, bench: Prepared, cwd: string, nodeArgs: string[], env: NodeJS.ProcessEnv) {
+  const app = await startApp(start, db, randomBytes(32).toString('hex'), false, { nodeArgs, env, cwd });
   const base = `http://127.0.0.1:${app.port}`;
   try {
     const auth = await signInBench(base, bench);
@@ -689,13 +733,15 @@ async function cpuUnderLoad(start: ReturnType<typeof npmStartCommand>, db: Bench
     const ticks = cpuTicks(app.child.pid!);
     const dbTicks = db.kind === 'postgres' ? databaseTicks() : 0;
     const window: [number, number] = [Number(process.hrtime.bigint() / 1000n), 0];
+    const own = process.cpuUsage();
     const r = await load(base, list, DURATION);
     window[1] = Number(process.hrtime.bigint() / 1000n);
+    const ownUsed = process.cpuUsage(own);
     const cpuMs = ((cpuTicks(app.child.pid!) - ticks) * 1000) / CLOCK_TICKS;
     // Backends that ended during the window take their ticks with them: the pool keeps its connections meanwhile.
     const dbCpuMs = db.kind === 'postgres' ? ((databaseTicks() - dbTicks) * 1000) / CLOCK_TICKS : null;
     if (r.non2xx || r.errors) throw new Error(`${list.name}: ${r.non2xx} answers other than 2xx, ${r.errors} errors`);
-    return { scenario: list.name, requests: r.requests.total, cpuMs, dbCpuMs, window };
+    return { scenario: list.name, workers: app.pids.length, requests: r.requests.total, cpuMs, dbCpuMs, loadCpuMs: (ownUsed.user + ownUsed.system) / 1000, latency: r.latency, window };
   } finally {
     await app.stop();
   }

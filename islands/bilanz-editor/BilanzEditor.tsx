@@ -12,6 +12,7 @@ import { showNoPermission } from '../lib/dialogs';
 import { datum, fill, jePosition, menge, parseZahl, vorschauZeilen, zahl, zeitpunkt, type Vorschau } from './model';
 import { PositionenGrid, wertVon, type Entwurf, type Feld, type Fehler, type Teilung } from './PositionenGrid';
 import { ZeilenGrid } from './ZeilenGrid';
+import { iconHref } from '../lib/icons';
 
 export type BilanzEditorProps = EditorProps;
 
@@ -43,7 +44,7 @@ function Stat({ label, value, note }: { label: string; value: string; note?: str
 function Alert({ text, id }: { text: string; id?: string }) {
   return (
     <div className="alert alert-error" role="alert" id={id}>
-      <svg className="icon" aria-hidden="true"><use href="#i-warning" /></svg>
+      <svg className="icon" aria-hidden="true"><use href={iconHref('warning')} /></svg>
       <p>{text}</p>
     </div>
   );
@@ -268,7 +269,7 @@ export function BilanzEditor(props: BilanzEditorProps) {
               <>
                 <button type="button" className="btn btn-secondary" aria-disabled={beschaeftigt || undefined} onClick={zuruecksetzen}>{texte.zuruecksetzen}</button>
                 <a className="btn btn-secondary" href={`${hier}/abschluss`}>
-                  <svg className="icon" aria-hidden="true"><use href="#i-check" /></svg>
+                  <svg className="icon" aria-hidden="true"><use href={iconHref('check')} /></svg>
                   {texte.abschliessen}
                 </a>
               </>
@@ -279,7 +280,7 @@ export function BilanzEditor(props: BilanzEditorProps) {
                 <input type="hidden" name="_csrf" value={csrf} />
                 <input type="hidden" name="version" value={bilanz.version} />
                 <button type="submit" className="btn btn-danger">
-                  <svg className="icon" aria-hidden="true"><use href="#i-trash" /></svg>
+                  <svg className="icon" aria-hidden="true"><use href={iconHref('trash')} /></svg>
                   {texte.loeschen}
                 </button>
               </form>
@@ -322,7 +323,7 @@ export function BilanzEditor(props: BilanzEditorProps) {
             </div>
             <div className="button-row">
               <button type="submit" className="btn btn-secondary" aria-disabled={beschaeftigt || undefined}>
-                <svg className="icon" aria-hidden="true"><use href="#i-plus" /></svg>
+                <svg className="icon" aria-hidden="true"><use href={iconHref('plus')} /></svg>
                 {texte.hinzufuegen}
               </button>
             </div>
@@ -426,7 +427,7 @@ function NeuFeld(p: {
       </label>
       {p.fehler && (
         <p className="error-text" id={errId}>
-          <svg className="icon" aria-hidden="true"><use href="#i-warning" /></svg>
+          <svg className="icon" aria-hidden="true"><use href={iconHref('warning')} /></svg>
           {p.fehler}
         </p>
       )}

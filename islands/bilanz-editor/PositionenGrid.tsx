@@ -6,6 +6,7 @@ import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-tab
 import type { BilanzPosition } from '../../src/features/bilanzen/detail';
 import type { EditorTexte } from '../../src/features/bilanzen/editor';
 import { eingabe, ersterTeil, fill, menge, parseZahl, zahl, stellen } from './model';
+import { iconHref } from '../lib/icons';
 
 export type Feld = 'prioritaet' | 'biogehalt' | 'bioMenge';
 export type Entwurf = Record<Feld, string>;
@@ -149,7 +150,7 @@ function TeilungsForm({ p, spalten }: { p: BilanzPosition; spalten: number }) {
           <h3 className="split-title" id={`${id}-titel`}>{fill(g.texte.teilenTitel, { position: p.id })}</h3>
           {fehler && (
             <div className="alert alert-error" role="alert">
-              <svg className="icon" aria-hidden="true"><use href="#i-warning" /></svg>
+              <svg className="icon" aria-hidden="true"><use href={iconHref('warning')} /></svg>
               <p>{fehler.message}</p>
             </div>
           )}
@@ -255,7 +256,7 @@ export function PositionenGrid(props: PositionenGridProps) {
                     <tr className="error-row">
                       <td colSpan={spalten}>
                         <div className="alert alert-error row-detail" role="alert" id={`bp-${p.id}-fehler`}>
-                          <svg className="icon" aria-hidden="true"><use href="#i-warning" /></svg>
+                          <svg className="icon" aria-hidden="true"><use href={iconHref('warning')} /></svg>
                           <p>{mitFeldern(fehler, texte)}</p>
                         </div>
                       </td>

@@ -5,6 +5,7 @@ import { createContext, Fragment, useContext, useMemo, useState } from 'react';
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import type { EditorTexte } from '../../src/features/bilanzen/editor';
 import { ansicht, datum, fill, menge, naechsteSortierung, zahl, type MitLaufsumme, type Sortierung, type Zeile, type ZeilenSpalte } from './model';
+import { iconHref } from '../lib/icons';
 
 export interface ZeilenGridProps {
   zeilen: Zeile[];
@@ -35,7 +36,7 @@ function GrundKnopf({ nr }: { nr: number }) {
       type="button" className="btn btn-ghost btn-sm reason-toggle" aria-expanded={auf} aria-controls={auf ? `bz-${nr}-grund` : undefined}
       aria-label={fill(label, { nr })} onClick={() => umschalten(nr)}
     >
-      <svg className="icon" aria-hidden="true"><use href="#i-chevron-right" /></svg>
+      <svg className="icon" aria-hidden="true"><use href={iconHref('chevron-right')} /></svg>
       {nr}
     </button>
   );

@@ -6,6 +6,7 @@
 import { useDeferredValue, useMemo, useRef, useState, type UIEvent } from 'react';
 import type { ImportTyp } from '../../src/features/bewegungsdaten-import/mapping';
 import { diagnose, fill, lineCount, lineRange } from './editor';
+import { iconHref } from '../lib/icons';
 
 export interface ImportCodeEditorProps {
   typ: ImportTyp;
@@ -95,7 +96,7 @@ export function ImportCodeEditor(props: ImportCodeEditorProps) {
       <div id={errorsId} className="code-errors">
         <p className={count ? 'error-text' : 'code-valid'} role="status">
           <svg className="icon" aria-hidden="true">
-            <use href={count ? '#i-warning' : '#i-check'} />
+            <use href={iconHref(count ? 'warning' : 'check')} />
           </svg>
           {count ? fill(count === 1 ? labels.invalidOne : labels.invalidOther, { count }) : labels.valid}
         </p>

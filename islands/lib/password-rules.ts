@@ -1,5 +1,7 @@
 // Shows the password rules as the user types (the server checks the same rules, src/auth/password-policy.ts,
 // and additionally refuses common passwords, which only it knows).
+import { iconHref } from './icons';
+
 const CHECKS: Record<string, (pw: string) => boolean> = {
   length: (pw) => pw.length >= 8,
   upper: (pw) => /\p{Lu}/u.test(pw),
@@ -20,7 +22,7 @@ export function enhancePasswordForm(): void {
       // Nothing typed yet: the rules are neutral, not red (a page shown again with its errors keeps its marks).
       if (pw === '' && !li.classList.contains('is-failed')) {
         li.classList.add('is-pending');
-        li.querySelector('use')?.setAttribute('href', '#i-info');
+        li.querySelector('use')?.setAttribute('href', iconHref('info'));
         return;
       }
       if (!check) {
@@ -30,7 +32,7 @@ export function enhancePasswordForm(): void {
       const ok = check(pw);
       li.classList.toggle('is-failed', !ok);
       li.classList.remove('is-pending');
-      li.querySelector('use')?.setAttribute('href', ok ? '#i-check' : '#i-close');
+      li.querySelector('use')?.setAttribute('href', iconHref(ok ? 'check' : 'close'));
     });
     if (confirm) {
       const mismatch = confirm.value !== '' && confirm.value !== pw;

@@ -1,6 +1,8 @@
 // Theme and sidebar: the forms post to the server (works without JavaScript); here they switch at once and
 // set the same cookie, so the next page is rendered the same way from its first byte. The theme is also kept
 // under `darkMode` in localStorage, as the spec names it.
+import { iconHref } from './icons';
+
 const ONE_YEAR = 365 * 24 * 3600;
 
 function setCookie(name: string, value: string) {
@@ -27,7 +29,7 @@ export function enhancePreferences(): void {
       button.setAttribute('aria-label', label);
       button.title = label;
     }
-    use?.setAttribute('href', next === 'dark' ? '#i-sun' : '#i-moon');
+    use?.setAttribute('href', iconHref(next === 'dark' ? 'sun' : 'moon'));
     (themeForm.querySelector('input[name=value]') as HTMLInputElement).value = next === 'dark' ? 'light' : 'dark';
   });
 

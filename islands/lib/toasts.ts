@@ -1,6 +1,8 @@
 // Toasts (spec section 9): top right in the shell (offset 20, gap 16), 356 px wide, 4000 ms, at most three
 // visible, Alt+T moves focus to them, swipe (20 px or velocity above 0.11 px/ms) dismisses. Server flash
 // messages arrive as list items in #toaster; islands call toast() and get the same behaviour.
+import { iconHref } from './icons';
+
 export type ToastType = 'default' | 'success' | 'info' | 'warning' | 'error' | 'loading';
 
 export const TOAST_DURATION_MS = 4000;
@@ -69,7 +71,7 @@ function addCloseButton(item: HTMLElement) {
   button.type = 'button';
   button.className = 'toast-close btn btn-icon btn-ghost';
   button.setAttribute('aria-label', label);
-  button.innerHTML = '<svg class="icon" aria-hidden="true"><use href="#i-close"></use></svg>';
+  button.innerHTML = `<svg class="icon" aria-hidden="true"><use href="${iconHref('close')}"></use></svg>`;
   button.addEventListener('click', () => dismiss(item));
   item.append(button);
 }

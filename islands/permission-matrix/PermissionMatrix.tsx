@@ -7,6 +7,7 @@ import { ApiError, api } from '../lib/api';
 import { showNoPermission } from '../lib/dialogs';
 import { toast } from '../lib/toasts';
 import { fill, fromPermissions, grantOf, toPermissions, toggle, withoutScope, type AreaDef, type Grants, type Permission } from './matrix';
+import { iconHref } from '../lib/icons';
 
 export interface PermissionMatrixProps {
   userId: number;
@@ -87,7 +88,7 @@ function ScopeHeader({ standortNr, onRemove }: { standortNr: string | null; onRe
       {standortNr !== null && (
         <button type="button" className="btn btn-ghost btn-icon btn-sm" aria-label={fill(m.labels.removeStandort, { scope: label })} title={fill(m.labels.removeStandort, { scope: label })} onClick={() => onRemove(standortNr)}>
           <svg className="icon" aria-hidden="true">
-            <use href="#i-close" />
+            <use href={iconHref('close')} />
           </svg>
         </button>
       )}

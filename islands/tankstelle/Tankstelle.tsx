@@ -17,6 +17,7 @@ import {
 } from './model';
 import { PumpView } from './PumpView';
 import { TankView } from './TankView';
+import { iconHref } from '../lib/icons';
 
 export type TankstelleProps = InselProps & {
   /** The server's HTML of the element, shown until the first load answers. */
@@ -187,7 +188,7 @@ export function Tankstelle(props: TankstelleProps) {
 
   const fehlerAnzeige = fehler && (
     <div className="alert alert-error" role="alert">
-      <svg className="icon" aria-hidden="true"><use href="#i-warning" /></svg>
+      <svg className="icon" aria-hidden="true"><use href={iconHref('warning')} /></svg>
       <div>
         <p>{texte.laden.fehler}</p>
         <p><button type="button" id="tankstelle-erneut" className="btn btn-secondary" onClick={wiederholen}>{texte.laden.erneut}</button></p>

@@ -2,11 +2,12 @@
 // classes, so the island's views look exactly like the server's.
 import type { ReactNode } from 'react';
 import type { BadgeVariante } from '../../src/features/tankstelle/insel';
+import { iconHref } from '../lib/icons';
 
 export function Badge({ label, variante, icon }: { label: string; variante: BadgeVariante; icon?: string | null }) {
   return (
     <span className={`badge badge-${variante}${icon ? ' badge-with-icon' : ''}`}>
-      {icon && <svg className="icon" aria-hidden="true"><use href={`#i-${icon}`} /></svg>}
+      {icon && <svg className="icon" aria-hidden="true"><use href={iconHref(icon)} /></svg>}
       {label}
     </span>
   );
@@ -16,7 +17,7 @@ export function Badge({ label, variante, icon }: { label: string; variante: Badg
 export function Hinweis({ text }: { text: string }) {
   return (
     <div className="alert alert-info">
-      <svg className="icon" aria-hidden="true"><use href="#i-info" /></svg>
+      <svg className="icon" aria-hidden="true"><use href={iconHref('info')} /></svg>
       <div>
         <p>{text}</p>
       </div>

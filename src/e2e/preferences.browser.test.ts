@@ -57,6 +57,28 @@ describe('dark mode', () => {
   });
 });
 
+/** The icons of the page's header: where each points, and whether it draws (a symbol not loaded draws nothing). */
+const headerIcons = (page: Page) =>
+  page.locator('.app-header svg.icon use').evaluateAll((uses) =>
+    uses.map((u) => ({ href: u.getAttribute('href') ?? '', drawn: (u as SVGUseElement).getBBox().width > 0 })),
+  );
+
+describe('icons', () => {
+  it('are drawn from the one sprite file, also the theme icon the script swaps', async () => {
+    const page = await h.newPage();
+    await page.goto('/de/login');
+    const before = await headerIcons(page);
+    expect(before.length).toBeGreaterThan(0);
+    const sprite = before[0].href.split('#')[0];
+    expect(sprite).toMatch(/^\/build\/assets\/icons-[\w-]{8}\.svg$/);
+    await expect.poll(() => headerIcons(page)).toEqual(before.map((i) => ({ href: i.href, drawn: true })));
+    expect(before.map((i) => i.href)).toContain(`${sprite}#i-moon`);
+
+    await page.getByRole('banner').getByRole('button', { name: 'Dunkles Farbschema' }).click();
+    await expect.poll(() => headerIcons(page)).toContainEqual({ href: `${sprite}#i-sun`, drawn: true });
+  });
+});
+
 describe('sidebar', () => {
   const sidebarWidth = (page: Page) =>
     page.locator('#sidebar').evaluate((el) => el.getBoundingClientRect().width);

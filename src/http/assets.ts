@@ -10,6 +10,7 @@ export const PUBLIC_DIR = path.join(ROOT, 'public');
 export const BUILD_DIR = path.join(PUBLIC_DIR, 'build');
 const MANIFEST = path.join(BUILD_DIR, '.vite', 'manifest.json');
 const FAVICON = path.join(PUBLIC_DIR, 'favicon.svg');
+const SPRITE = 'islands/icons.svg';
 
 interface ManifestEntry {
   file: string;
@@ -36,6 +37,12 @@ export interface Assets {
   island(name: string): string[];
   /** The favicon as a data: URL: no request, nothing to cache or fingerprint. */
   favicon: string | null;
+  /**
+   * The icons' sprite (`islands/icons.svg`, which the islands import too): pages point at its symbols
+   * (`<use href="…#i-check">`), so the browser fetches it once and keeps it, instead of every page carrying it.
+   * Empty without a build.
+   */
+  sprite: string;
 }
 
 export function loadAssets(): Assets {
@@ -65,6 +72,7 @@ export function loadAssets(): Assets {
       return e ? [url(e.file), ...importsOf(key)] : [];
     },
     favicon,
+    sprite: manifest[SPRITE] ? url(manifest[SPRITE].file) : '',
   };
 }
 

@@ -65,10 +65,13 @@ async function weigh(name: string, path: string, budget: number, jar?: CookieJar
   // No web fonts: no @font-face in any stylesheet or inline style.
   for (const [url, source] of br.sources) if (url.endsWith('.css')) expect(source, url).not.toMatch(/@font-face/i);
   expect(br.text).not.toMatch(/@font-face/i);
-  // Icons: one inline SVG sprite, referenced by fragment only; no icon files, no images at all.
-  expect(br.text.match(/<svg\b[^>]*class="sprite"/g), path).toHaveLength(1);
-  expect(br.text.match(/<use\b[^>]*href="(?!#)/g), path).toBeNull();
-  expect(br.resources.filter((r) => r.kind === 'image'), path).toEqual([]);
+  // Icons: one SVG sprite, a build file kept for a year (fingerprinted, counted above), not carried by the page
+  // and not fetched by a page without icons; every icon points at a symbol of it; no other images at all.
+  expect(br.text, path).not.toMatch(/<svg\b[^>]*class="sprite"/);
+  const uses = [...br.text.matchAll(/<use\b[^>]*href="([^"]*)"/g)].map((m) => m[1]);
+  for (const href of uses) expect(href, path).toMatch(/^\/build\/assets\/icons-[\w-]{8}\.svg#i-[a-z0-9-]+$/);
+  const images = br.resources.filter((r) => r.kind === 'image');
+  expect(images.map((r) => `${r.url.replace(base, '')} ${r.contentType}`), path).toEqual(uses.length ? [`${uses[0].split('#')[0]} image/svg+xml`] : []);
   return br;
 }
 

@@ -85,6 +85,8 @@ export function setUpRendering(app: Express, { assets, cacheViews, i18n: i18nIns
       theme: req.cookies?.theme === 'dark' ? 'dark' : 'light',
       sidebarCollapsed: req.cookies?.sidebar === 'collapsed',
       assets,
+      /** The icons' sprite, for `<use href="<%= sprite %>#i-name">`. */
+      sprite: assets.sprite,
       islands: false,
       session: { idleMs, countdownAfterMs },
       fmt: formatter(user?.settings ?? DEFAULT_SETTINGS, lang),

@@ -162,7 +162,7 @@ export function htmlReferences(html: string): Ref[] {
     const srcset = ATTR(tag, 'srcset');
     for (const part of srcset?.split(',') ?? []) refs.push({ url: unescapeHtml(part.trim().split(/\s+/)[0]), via: 'srcset' });
   }
-  // SVG <use> and <image> pointing outside the document (the sprite is inline, so these should be #fragments).
+  // SVG <use> and <image> pointing outside the document: the icons' sprite, fetched once per address.
   for (const tag of html.match(/<(?:use|image)\b[^>]*>/gi) ?? []) {
     const href = ATTR(tag, 'href') ?? ATTR(tag, 'xlink:href');
     if (href && !href.startsWith('#')) refs.push({ url: unescapeHtml(href.split('#')[0]), via: 'svg use' });

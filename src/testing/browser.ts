@@ -42,7 +42,8 @@ export interface BrowserHarness {
   signIn(page: Page, login: string, password: string, mandant?: string): Promise<void>;
   /**
    * Runs axe with the WCAG 2.x A/AA tags; throws a readable list of the violations. `disableRules`: rules a page
-   * answers otherwise, each with its reason where it is called.
+   * answers otherwise, each with its reason where it is called. Then checks that every visible icon draws
+   * (checkIcons).
    */
   checkA11y(page: Page, options?: { disableRules?: string[] }): Promise<void>;
   close(): Promise<void>;
@@ -74,6 +75,24 @@ function listen(testApp: TestApp): Promise<Server> {
 export async function submitAndWait(page: Page, click: () => Promise<void>) {
   const [response] = await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), click()]);
   return response;
+}
+
+/**
+ * Every icon a user can see draws, from the one sprite file: an icon the server wrote, or one an island rendered
+ * after mounting. Its symbol comes from another file (src/http/assets.ts), so a wrong address draws nothing, and an
+ * icon button (a dialog's close, the theme's toggle) is then a button a sighted user cannot see. Waits for the
+ * sprite, which the browser may still be fetching; names every icon that stays empty.
+ */
+export async function checkIcons(page: Page): Promise<void> {
+  const undrawn = () =>
+    page.locator('svg use').evaluateAll((uses) =>
+      uses
+        .filter((u) => u.closest('svg')!.checkVisibility({ visibilityProperty: true }))
+        .map((u) => ({ href: u.getAttribute('href') ?? '', width: (u as SVGUseElement).getBBox().width }))
+        .filter((i) => !/^\/build\/assets\/icons-[\w-]{8}\.svg#i-[\w-]+$/.test(i.href) || i.width === 0)
+        .map((i) => i.href),
+    );
+  await expect.poll(undrawn, { message: `icons that do not draw on ${page.url()}`, timeout: 5000 }).toEqual([]);
 }
 
 export function formatViolations(url: string, theme: string | null, violations: AxeResult[]): string {
@@ -151,9 +170,11 @@ export async function startBrowserApp(overrides: Partial<Config> = {}): Promise<
 
   async function checkA11y(page: Page, { disableRules = [] }: { disableRules?: string[] } = {}): Promise<void> {
     const results = await new AxeBuilder({ page }).withTags(A11Y_TAGS).disableRules(disableRules).analyze();
-    if (results.violations.length === 0) return;
-    const theme = await page.evaluate(() => document.documentElement.dataset.theme ?? null);
-    throw new Error(formatViolations(page.url(), theme, results.violations));
+    if (results.violations.length > 0) {
+      const theme = await page.evaluate(() => document.documentElement.dataset.theme ?? null);
+      throw new Error(formatViolations(page.url(), theme, results.violations));
+    }
+    await checkIcons(page);
   }
 
   async function close(): Promise<void> {

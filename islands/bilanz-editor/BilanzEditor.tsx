@@ -423,7 +423,7 @@ function NeuFeld(p: {
     <div className={`field${p.fehler ? ' has-error' : ''}`}>
       <label htmlFor={p.id}>
         {p.label}
-        {p.required && <> <span className="required" aria-hidden="true">*</span></>}
+        {p.required && <span className="required" aria-hidden="true">{'\u00a0'}*</span>}
       </label>
       {p.fehler && (
         <p className="error-text" id={errId}>

@@ -68,6 +68,10 @@ describe('database round trips per request', () => {
     // round trip (a prepared read alone, on both databases: src/db/knex-internals.ts, aloneIn).
     expect(seen.list.max).toBe(3);
     expect(seen['list filtered, sorted, paged'].max).toBe(2);
+    // A record's detail page: session and user, then the record, prepared, alone with its BEGIN, settings and
+    // COMMIT (src/db/versioned.ts, get), then its form's choices, read here for the first time and kept after
+    // like the list's filter choices (the bench's detail page costs two).
+    expect(seen.detail.max).toBe(3);
     // The API reads the stand for its X-Mandant with the token's session: the same.
     expect(seen['list API'].max).toBe(2);
     // The dashboard: session and user (with the header's unread count), then its own: BEGIN with the tenant

@@ -4,6 +4,7 @@
 import type { Knex } from 'knex';
 import { invalid, notFound } from '../errors.js';
 import { auditKey } from './audit.js';
+import { prepared } from './knex-internals.js';
 import type { TenantScope } from './scope.js';
 
 export interface Change {
@@ -133,8 +134,13 @@ export class VersionedStore<T extends Record<string, unknown>> {
     return out;
   }
 
+  /**
+   * One record by its number: what a detail page reads after the session. Prepared (one text per table): on
+   * PostgreSQL its BEGIN, tenant settings and COMMIT then travel with it in one round trip instead of two
+   * (src/db/knex-internals.ts, aloneIn), and it is parsed and planned once per connection.
+   */
   async get(scope: TenantScope, nr: string): Promise<(T & Meta) | null> {
-    const row = await scope.table(this.spec.table).where({ nr }).first();
+    const row = await prepared(scope.table(this.spec.table).where({ nr }).first());
     return row ? this.fromRow(row) : null;
   }
 
@@ -239,7 +245,7 @@ export class VersionedStore<T extends Record<string, unknown>> {
         from ?? v left join benutzer b on b.id = v.benutzer_id where v.mandant = t.mandant and v.nr = t.nr) as ??`,
       [this.versions, HISTORY_COLUMN],
     );
-    const row = await scope.table(this.spec.table, 't').where('t.nr', nr).first('t.*', history);
+    const row = await prepared(scope.table(this.spec.table, 't').where('t.nr', nr).first('t.*', history));
     if (!row) return null;
     const rows = row[HISTORY_COLUMN];
     return { record: this.fromRow(row), history: (typeof rows === 'string' ? JSON.parse(rows) : rows).map(versionInfo) };

@@ -43,6 +43,12 @@ describe('a certificate in the browser', () => {
     expect(pathOf(page)).toBe('/de/bewegungsdaten/nachweise/BROWSER-Z1');
 
     const figures = page.locator('.kennzahlen-list');
+    // The figures' card reads top to bottom: its intro under its heading, its list under the intro (the dashboard's
+    // tile grid once took the card over through a shared class name and set them side by side).
+    const card = page.locator('section[aria-labelledby="kennzahlen-heading"]');
+    const [heading, intro, list] = await Promise.all([card.locator('h2'), card.locator('p.muted').first(), figures].map((l) => l.boundingBox()));
+    expect(intro!.y).toBeGreaterThanOrEqual(heading!.y + heading!.height);
+    expect(list!.y).toBeGreaterThanOrEqual(intro!.y + intro!.height);
     await expect(figures.locator('dd').nth(1).locator('strong').textContent()).resolves.toBe('89,36');
     await expect(figures.locator('dd').nth(4).locator('strong').textContent()).resolves.toBe('27,753');
     const how = figures.locator('details').nth(1);

@@ -3,6 +3,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserApp, submitAndWait, type BrowserHarness } from '../testing/browser.js';
+import { SPRITE_FILE } from '../testing/sprite.js';
 import { backgroundLuminance, pathOf, themeOf } from './support.js';
 
 let h: BrowserHarness;
@@ -70,7 +71,7 @@ describe('icons', () => {
     const before = await headerIcons(page);
     expect(before.length).toBeGreaterThan(0);
     const sprite = before[0].href.split('#')[0];
-    expect(sprite).toMatch(/^\/build\/assets\/icons-[\w-]{8}\.svg$/);
+    expect(sprite).toMatch(SPRITE_FILE);
     await expect.poll(() => headerIcons(page)).toEqual(before.map((i) => ({ href: i.href, drawn: true })));
     expect(before.map((i) => i.href)).toContain(`${sprite}#i-moon`);
 

@@ -9,6 +9,7 @@ import {
   measurePage, rawRequest, signInWithForms, weightTable, type CookieJar, type PageWeight,
 } from '../testing/page-weight.js';
 import { HILFE_PAGE, ISLAND_PAGE, LIST, LOGIN_PAGE, THG_PAGE, THG_VOLLBILD_PAGE } from '../testing/perf-pages.js';
+import { ICON_HREF } from '../testing/sprite.js';
 import { loadAssets } from './assets.js';
 
 const KB = 1024;
@@ -69,7 +70,7 @@ async function weigh(name: string, path: string, budget: number, jar?: CookieJar
   // and not fetched by a page without icons; every icon points at a symbol of it; no other images at all.
   expect(br.text, path).not.toMatch(/<svg\b[^>]*class="sprite"/);
   const uses = [...br.text.matchAll(/<use\b[^>]*href="([^"]*)"/g)].map((m) => m[1]);
-  for (const href of uses) expect(href, path).toMatch(/^\/build\/assets\/icons-[\w-]{8}\.svg#i-[a-z0-9-]+$/);
+  for (const href of uses) expect(href, path).toMatch(ICON_HREF);
   const images = br.resources.filter((r) => r.kind === 'image');
   expect(images.map((r) => `${r.url.replace(base, '')} ${r.contentType}`), path).toEqual(uses.length ? [`${uses[0].split('#')[0]} image/svg+xml`] : []);
   return br;

@@ -13,6 +13,7 @@ import { expect } from 'vitest';
 import type { Config } from '../config.js';
 import { BUILD_DIR } from '../http/assets.js';
 import { createTestApp, type TestApp } from './app.js';
+import { ICON_HREF } from './sprite.js';
 
 /** Debian's Chromium; never a browser downloaded by Playwright. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -85,13 +86,13 @@ export async function submitAndWait(page: Page, click: () => Promise<void>) {
  */
 export async function checkIcons(page: Page): Promise<void> {
   const undrawn = () =>
-    page.locator('svg use').evaluateAll((uses) =>
+    page.locator('svg use').evaluateAll((uses, iconHref) =>
       uses
         .filter((u) => u.closest('svg')!.checkVisibility({ visibilityProperty: true }))
         .map((u) => ({ href: u.getAttribute('href') ?? '', width: (u as SVGUseElement).getBBox().width }))
-        .filter((i) => !/^\/build\/assets\/icons-[\w-]{8}\.svg#i-[\w-]+$/.test(i.href) || i.width === 0)
+        .filter((i) => !new RegExp(iconHref).test(i.href) || i.width === 0)
         .map((i) => i.href),
-    );
+    ICON_HREF.source);
   await expect.poll(undrawn, { message: `icons that do not draw on ${page.url()}`, timeout: 5000 }).toEqual([]);
 }
 

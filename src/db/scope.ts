@@ -16,7 +16,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
 import { isPlainRead, isTransaction, preparedReadsAlone, readsAlone, readTogether, routeQuery, sendsBeginWith } from './knex-internals.js';
 import { applyTenantSettings, assertTenantId, TENANT_BEGIN } from './rls.js';
-import { rememberWhileStand } from './stand-cache.js';
+import { COUNTED_TABLES, recordReads, rememberWhileStand } from './stand-cache.js';
 import { isDatabaseUnavailable } from './unavailable.js';
 
 export type StandortScope = 'all' | readonly string[];
@@ -287,6 +287,19 @@ export class TenantScope {
     const stand = this.shared.stammdatenStand;
     if (stand === null) return this.memo(key, compute);
     return this.memo(key, () => rememberWhileStand([this.mandant, standorteKey(this.standorte), key], stand, compute));
+  }
+
+  /**
+   * A value read from one table of this tenant only (a record by its number), kept by this process across
+   * requests and reused while that table's change counter is where the session's read found it: a detail page
+   * asked for again then costs the session's round trip only. Read afresh when the counter is not known (no
+   * session, or the request has written) or the table has none (COUNTED_TABLES). Frozen, as memoWhileStammdaten's;
+   * the key holds tenant and location scope.
+   */
+  rememberWhileTable<T extends object>(table: string, key: string, compute: () => Promise<T>): Promise<T> {
+    const stand = COUNTED_TABLES.has(table) ? this.shared.tabellenStand([table]) : null;
+    if (stand === null) return compute();
+    return recordReads.remember([this.mandant, standorteKey(this.standorte), table, key], stand, compute);
   }
 
   /**

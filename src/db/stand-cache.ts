@@ -1,5 +1,6 @@
 // Values read from the master tables (partners, locations, products), kept by this process across requests
-// while the tenant's master-data stand has not moved. The stand is the sum of the three tables' change counters
+// while the tenant's master-data stand has not moved; and records read by their number (a detail page's), kept
+// while their own table's counter has not moved (TenantScope.rememberWhileTable). The stand is the sum of the three tables' change counters
 // (migrations/20261205000000_stammdaten_stand.ts), summed here from the counters read in the same statement as
 // the session (stammdatenStand), so knowing it costs no round trip; the filter choices of a movement list then
 // cost none either.
@@ -14,6 +15,15 @@
 export const MASTER_TABLES = ['produkte', 'standorte', 'tauschpartner'] as const;
 
 /**
+ * Every table with a change counter (a constraint trigger `<table>_stand`, migrations/20261126010000_tabellenstaende.ts
+ * and the migrations that add one): only reads of these may be kept under their counter, since a table without
+ * one counts 0 for ever. src/db/stand-cache.test.ts holds this list to the database's triggers.
+ */
+export const COUNTED_TABLES: ReadonlySet<string> = new Set([
+  'abholungen', 'ablieferungen', 'bestaende', 'bilanzen', 'einlieferungen', 'nachweisbescheinigungen', 'nachweise', ...MASTER_TABLES,
+]);
+
+/**
  * The master-data stand from a tenant's counters (tabellenstaende_von(), read with the session): the sum of the
  * master tables' counters, a table never changed counting 0. The same number stammdaten_stand() answers in the
  * database, worked out here instead of by a second function call in the session's statement, which read the same
@@ -24,15 +34,19 @@ export function stammdatenStand(tabellen: Readonly<Record<string, string>>): str
   return MASTER_TABLES.reduce((sum, table) => sum + BigInt(tabellen[table] ?? 0), 0n).toString();
 }
 
-/** At most this many values (tenant × location scope × kind); the least recently used goes first. */
+/** At most this many master-data values (tenant × location scope × kind); the least recently used goes first. */
 export const STAND_CACHE_ENTRIES = 200;
+
+/**
+ * Records read by their number (src/db/versioned.ts, get()), kept while their table's own counter stands still:
+ * about 1 KB each, so at most a megabyte or two per process (the CSV export's memory bound holds).
+ */
+export const RECORD_CACHE_ENTRIES = 1000;
 
 interface Entry {
   stand: string;
   value: Promise<object>;
 }
-
-const kept = new Map<string, Entry>();
 
 /** Freezes a value and everything in it: a value kept for many requests must not be changed by one of them. */
 export function deepFreeze<T>(value: T): T {
@@ -43,29 +57,52 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/**
- * The value kept under `key` while the stand is `stand`, or `compute`'s (then kept, frozen). Callers that
- * ask at the same time share one computation; a failed one is not kept.
- */
-export function rememberWhileStand<T extends object>(keyParts: readonly unknown[], stand: string, compute: () => Promise<T>): Promise<T> {
-  const key = JSON.stringify(keyParts);
-  const hit = kept.get(key);
-  kept.delete(key);
-  if (hit && hit.stand === stand) {
-    kept.set(key, hit);
-    return hit.value as Promise<T>;
+/** Values kept while a stand stands still, at most `entries` of them, the least recently used going first. */
+export class StandCache {
+  private readonly kept = new Map<string, Entry>();
+
+  constructor(readonly entries: number) {}
+
+  /**
+   * The value kept under `key` while the stand is `stand`, or `compute`'s (then kept, frozen). Callers that
+   * ask at the same time share one computation; a failed one is not kept.
+   */
+  remember<T extends object>(keyParts: readonly unknown[], stand: string, compute: () => Promise<T>): Promise<T> {
+    const key = JSON.stringify(keyParts);
+    const hit = this.kept.get(key);
+    this.kept.delete(key);
+    if (hit && hit.stand === stand) {
+      this.kept.set(key, hit);
+      return hit.value as Promise<T>;
+    }
+    const value = compute().then(deepFreeze);
+    const entry: Entry = { stand, value };
+    this.kept.set(key, entry);
+    if (this.kept.size > this.entries) this.kept.delete(this.kept.keys().next().value!);
+    value.catch(() => {
+      if (this.kept.get(key) === entry) this.kept.delete(key);
+    });
+    return value;
   }
-  const value = compute().then(deepFreeze);
-  const entry: Entry = { stand, value };
-  kept.set(key, entry);
-  if (kept.size > STAND_CACHE_ENTRIES) kept.delete(kept.keys().next().value!);
-  value.catch(() => {
-    if (kept.get(key) === entry) kept.delete(key);
-  });
-  return value;
+
+  /** For tests: forgets every value. */
+  clear(): void {
+    this.kept.clear();
+  }
+}
+
+/** Values read from the master tables (the filter and form choices), under the master-data stand. */
+const masterValues = new StandCache(STAND_CACHE_ENTRIES);
+/** Records by their number, under their table's counter (TenantScope.rememberWhileTable). */
+export const recordReads = new StandCache(RECORD_CACHE_ENTRIES);
+
+/** A master-data value kept while the stand stands still (StandCache.remember). */
+export function rememberWhileStand<T extends object>(keyParts: readonly unknown[], stand: string, compute: () => Promise<T>): Promise<T> {
+  return masterValues.remember(keyParts, stand, compute);
 }
 
 /** For tests: forgets every value. */
 export function forgetStandCache(): void {
-  kept.clear();
+  masterValues.clear();
+  recordReads.clear();
 }

@@ -135,12 +135,16 @@ export class VersionedStore<T extends Record<string, unknown>> {
   }
 
   /**
-   * One record by its number: what a detail page reads after the session. Prepared (one text per table): on
-   * PostgreSQL its BEGIN, tenant settings and COMMIT then travel with it in one round trip instead of two
-   * (src/db/knex-internals.ts, aloneIn), and it is parsed and planned once per connection.
+   * One record by its number: what a detail page reads after the session. Kept by the process while the table's
+   * change counter stands still (scope.rememberWhileTable): asked for again, it costs no round trip. Else
+   * prepared (one text per table): on PostgreSQL its BEGIN, tenant settings and COMMIT then travel with it in one
+   * round trip instead of two (src/db/knex-internals.ts, aloneIn), and it is parsed and planned once per
+   * connection.
    */
   async get(scope: TenantScope, nr: string): Promise<(T & Meta) | null> {
-    const row = await prepared(scope.table(this.spec.table).where({ nr }).first());
+    const { row } = await scope.rememberWhileTable(this.spec.table, `nr:${nr}`, async () => ({
+      row: ((await prepared(scope.table(this.spec.table).where({ nr }).first())) ?? null) as Record<string, unknown> | null,
+    }));
     return row ? this.fromRow(row) : null;
   }
 

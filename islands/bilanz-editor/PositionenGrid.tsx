@@ -108,14 +108,14 @@ function Aktionen({ p }: { p: BilanzPosition }) {
       </button>
       {p.bioMenge != null ? (
         <button
-          type="button" id={`bp-${p.id}-teilen`} className="btn btn-ghost btn-sm" aria-expanded={auf} aria-controls={auf ? `bp-${p.id}-teilung` : undefined}
+          type="button" id={`bp-${p.id}-teilen`} className="btn btn-secondary btn-sm" aria-expanded={auf} aria-controls={auf ? `bp-${p.id}-teilung` : undefined}
           onClick={() => g.setTeilung(auf ? null : { positionId: p.id, menge: '', prioritaet: '' })}
         >
           {g.texte.teilenOeffnen}{fuer}
         </button>
       ) : (
         // Without a bio quantity the position's size is its demand, which the server computes: its split page asks.
-        <a className="btn btn-ghost btn-sm" href={`${g.hier}/positionen/${p.id}/teilung`}>{g.texte.teilenOeffnen}{fuer}</a>
+        <a className="btn btn-secondary btn-sm" href={`${g.hier}/positionen/${p.id}/teilung`}>{g.texte.teilenOeffnen}{fuer}</a>
       )}
       <form method="post" action={`${g.hier}/positionen/${p.id}/loeschen`}>
         <input type="hidden" name="_csrf" value={g.csrf} />
@@ -124,7 +124,7 @@ function Aktionen({ p }: { p: BilanzPosition }) {
           {g.texte.positionLoeschen}{fuer}
         </button>
       </form>
-      {g.verteilt && <a className="btn btn-ghost btn-sm" href={`${g.hier}/positionen/${p.id}/abschluss`}>{g.texte.positionAbschliessen}{fuer}</a>}
+      {g.verteilt && <a className="btn btn-secondary btn-sm" href={`${g.hier}/positionen/${p.id}/abschluss`}>{g.texte.positionAbschliessen}{fuer}</a>}
       {geaendert && <span className="badge badge-info">{g.texte.geaendert}</span>}
     </div>
   );

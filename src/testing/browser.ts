@@ -96,6 +96,28 @@ export async function checkIcons(page: Page): Promise<void> {
   await expect.poll(undrawn, { message: `icons that do not draw on ${page.url()}`, timeout: 5000 }).toEqual([]);
 }
 
+/**
+ * Every visible required mark (`<span class="required">`, the field partials, the API-key form, the Bilanz
+ * editor) stands on the line of the text before it: a lone asterisk at the start of a line, as the Stammdaten
+ * import's legend had at 390 px, reads as belonging to nothing. Names each mark that wrapped.
+ */
+export async function checkRequiredMarks(page: Page): Promise<void> {
+  const alone = await page.locator('.required').evaluateAll((marks) =>
+    marks
+      .filter((m) => m.checkVisibility({ visibilityProperty: true }))
+      .filter((m) => {
+        const before = document.createRange();
+        before.setStart(m.parentNode!, 0);
+        before.setEndBefore(m);
+        const lines = [...before.getClientRects()].filter((r) => r.width > 0);
+        const own = m.getClientRects()[0];
+        // Nothing before it (a mark on its own by design) is not a wrapped one.
+        return lines.length > 0 && own !== undefined && Math.abs(lines[lines.length - 1].top - own.top) > 2;
+      })
+      .map((m) => (m.parentElement?.textContent ?? '').trim().slice(0, 60)));
+  expect(alone, `required marks alone on a line on ${page.url()}`).toEqual([]);
+}
+
 export function formatViolations(url: string, theme: string | null, violations: AxeResult[]): string {
   const lines = [`${violations.length} accessibility violation(s) on ${url} (theme: ${theme ?? 'unknown'}):`];
   for (const v of violations) {
@@ -176,6 +198,7 @@ export async function startBrowserApp(overrides: Partial<Config> = {}): Promise<
       throw new Error(formatViolations(page.url(), theme, results.violations));
     }
     await checkIcons(page);
+    await checkRequiredMarks(page);
   }
 
   async function close(): Promise<void> {

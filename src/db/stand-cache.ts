@@ -1,9 +1,9 @@
 // Values read from the master tables (partners, locations, products), kept by this process across requests
 // while the tenant's master-data stand has not moved; and records read by their number (a detail page's), kept
-// while their own table's counter has not moved (TenantScope.rememberWhileTable). The stand is the sum of the three tables' change counters
-// (migrations/20261205000000_stammdaten_stand.ts), summed here from the counters read in the same statement as
-// the session (stammdatenStand), so knowing it costs no round trip; the filter choices of a movement list then
-// cost none either.
+// while their own table's counter has not moved (TenantScope.rememberWhileTable). The master-data stand is the
+// sum of the three tables' change counters (migrations/20261205000000_stammdaten_stand.ts), summed here from the
+// counters read in the same statement as the session (stammdatenStand), so knowing it costs no round trip; the
+// filter choices of a movement list then cost none either.
 //
 // Why a value is never stale: a counter moves at the COMMIT of every transaction that changes its table, in
 // the same commit as the change. A request whose session read saw stand n reads nothing older than that: a
@@ -17,7 +17,7 @@ export const MASTER_TABLES = ['produkte', 'standorte', 'tauschpartner'] as const
 /**
  * Every table with a change counter (a constraint trigger `<table>_stand`, migrations/20261126010000_tabellenstaende.ts
  * and the migrations that add one): only reads of these may be kept under their counter, since a table without
- * one counts 0 for ever. src/db/stand-cache.test.ts holds this list to the database's triggers.
+ * one counts 0 for ever. src/records/remembered-records.test.ts holds this list to the database's triggers.
  */
 export const COUNTED_TABLES: ReadonlySet<string> = new Set([
   'abholungen', 'ablieferungen', 'bestaende', 'bilanzen', 'einlieferungen', 'nachweisbescheinigungen', 'nachweise', ...MASTER_TABLES,

@@ -6,11 +6,11 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import { setTenant } from '../db/rls.js';
 import { TenantRequest, TenantScope } from '../db/scope.js';
 import { COUNTED_TABLES } from '../db/stand-cache.js';
 import { createTestApp, type TestApp } from '../testing/app.js';
 import { signIn, type Agent } from '../testing/session.js';
+import { changeElsewhere, shownWithStatements } from '../testing/statements.js';
 import { createUserWithRoles } from '../testing/users.js';
 
 let t: TestApp;
@@ -23,29 +23,14 @@ afterAll(() => t.close());
 
 const PAGE = '/de/bewegungsdaten/einlieferungen';
 
-/** The response and every statement the request sent (a read transaction is committed on the next turn). */
-async function shown(agent: Agent, path: string, status = 200): Promise<{ html: string; statements: string[] }> {
-  const statements: string[] = [];
-  const listen = (q: { sql: string }) => statements.push(q.sql);
-  t.db.knex.on('query', listen);
-  try {
-    const res = await agent.get(path).expect(status);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    return { html: res.text, statements };
-  } finally {
-    t.db.knex.off('query', listen);
-  }
-}
+/** The response and every statement the request sent. */
+const shown = (agent: Agent, path: string, status = 200) => shownWithStatements(t, agent, path, status);
 
 /** The statements that read the deliveries (the session's read names no movement table). */
 const reads = (statements: string[]) => statements.filter((sql) => /einlieferungen/.test(sql));
 
-/** A change made outside this process: a transaction of its own, as in the tenant. */
-const elsewhere = (change: (trx: Knex.Transaction) => Promise<unknown>) =>
-  t.db.knex.transaction(async (trx) => {
-    await setTenant(trx, 'DEMO');
-    await change(trx);
-  });
+/** A change made outside this process, in DEMO. */
+const elsewhere = (change: (trx: Knex.Transaction) => Promise<unknown>) => changeElsewhere(t, 'DEMO', change);
 
 /** A delivery of DEMO that may still be changed, at the location given or elsewhere. */
 async function delivery(where: { at?: string; notAt?: string }): Promise<string> {

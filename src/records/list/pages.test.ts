@@ -4,9 +4,9 @@
 // computed from, the page is read again and shows the change. Each tenant and location scope keeps its own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import { setTenant } from '../../db/rls.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { signIn, type Agent } from '../../testing/session.js';
+import { changeElsewhere, shownWithStatements } from '../../testing/statements.js';
 import { createUserWithRoles } from '../../testing/users.js';
 
 let t: TestApp;
@@ -19,19 +19,8 @@ afterAll(() => t.close());
 
 const LIST = '/de/bewegungsdaten/einlieferungen?pageSize=10';
 
-/** The page and every statement the request sent (a read transaction is committed on the next turn). */
-async function shown(agent: Agent, path = LIST): Promise<{ html: string; statements: string[] }> {
-  const statements: string[] = [];
-  const listen = (q: { sql: string }) => statements.push(q.sql);
-  t.db.knex.on('query', listen);
-  try {
-    const res = await agent.get(path).expect(200);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    return { html: res.text, statements };
-  } finally {
-    t.db.knex.off('query', listen);
-  }
-}
+/** The page and every statement the request sent. */
+const shown = (agent: Agent, path = LIST) => shownWithStatements(t, agent, path);
 
 /** The statements that read the deliveries (the session's read names no movement table). */
 const listReads = (statements: string[]) => statements.filter((sql) => /einlieferungen/.test(sql));
@@ -39,12 +28,8 @@ const listReads = (statements: string[]) => statements.filter((sql) => /einliefe
 const rowsOf = (html: string) => html.slice(html.indexOf('<tbody'), html.indexOf('</tbody>'));
 const numbersOf = (html: string) => [...rowsOf(html).matchAll(/\/(?:de|en)\/bewegungsdaten\/einlieferungen\/([^"?]+)"/g)].map((m) => decodeURIComponent(m[1]));
 
-/** A change made outside this process: a transaction of its own, as in the tenant. */
-const elsewhere = (change: (trx: Knex.Transaction) => Promise<unknown>) =>
-  t.db.knex.transaction(async (trx) => {
-    await setTenant(trx, 'DEMO');
-    await change(trx);
-  });
+/** A change made outside this process, in DEMO. */
+const elsewhere = (change: (trx: Knex.Transaction) => Promise<unknown>) => changeElsewhere(t, 'DEMO', change);
 
 describe('remembered list pages', () => {
   it('are shown again without reading the deliveries while nothing changed, and show a change at once', async () => {

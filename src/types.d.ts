@@ -38,7 +38,6 @@ declare global {
     }
     interface Locals {
       lang: Lang;
-      nonce: string;
       csrfToken: string;
       currentUser: CurrentUser | null;
       principal: Principal | null;

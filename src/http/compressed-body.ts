@@ -5,6 +5,7 @@
 // streamed (exports, static files without a precompressed copy); a response that already carries a
 // Content-Encoding it leaves alone. Same filter (compressible types, no `no-transform`), negotiation (Brotli
 // preferred, else gzip), threshold, quality and Vary as the middleware.
+import { hash } from 'node:crypto';
 import zlib from 'node:zlib';
 import compression from 'compression';
 import type { Express, Request, Response } from 'express';
@@ -55,6 +56,55 @@ function encodingFor(req: Request, res: Response, body: string): 'br' | 'gzip' |
   return method === 'br' || method === 'gzip' ? method : undefined;
 }
 
+/**
+ * Compressed bodies kept by their content: a page asked for again (the same list page, the same record, reloaded)
+ * is the same bytes when nothing it shows has changed, since no page carries anything drawn per response (no CSP
+ * nonce: src/http/security.ts). Compressing it costs about 0.4 ms, a tenth of what a page costs the server; finding
+ * its SHA-256 costs 0.02 ms. The key is the digest of the exact bytes and the encoding, so what is sent is always
+ * the compression of what was rendered for this request; only the work is shared. Least recently used first out,
+ * at most COMPRESSED_KEPT_BYTES in all.
+ */
+export class CompressedBodies {
+  private readonly kept = new Map<string, Buffer>();
+  private bytes = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** The body compressed with the encoding, from what is kept when the same bytes were compressed before. */
+  get(encoding: 'br' | 'gzip', body: Buffer): Buffer {
+    const key = `${encoding}${hash('sha256', body, 'base64')}`;
+    const known = this.kept.get(key);
+    if (known) {
+      this.kept.delete(key);
+      this.kept.set(key, known);
+      return known;
+    }
+    const compressed = encoding === 'br' ? zlib.brotliCompressSync(body, brotliFor(body.length)) : zlib.gzipSync(body);
+    if (compressed.length <= this.limit) {
+      this.kept.set(key, compressed);
+      this.bytes += compressed.length;
+      for (const [oldest, value] of this.kept) {
+        if (this.bytes <= this.limit) break;
+        this.kept.delete(oldest);
+        this.bytes -= value.length;
+      }
+    }
+    return compressed;
+  }
+
+  /** How many bodies and compressed bytes are kept (for tests). */
+  get size(): { bodies: number; bytes: number } {
+    return { bodies: this.kept.size, bytes: this.bytes };
+  }
+}
+
+/**
+ * 4 MiB of compressed bodies per process: about 600 list pages of the bench (6.6 KB each). Small beside the CSV
+ * export's bound (150 MB for the whole worker, bench/README.md).
+ */
+export const COMPRESSED_KEPT_BYTES = 4 * 1024 * 1024;
+export const compressedBodies = new CompressedBodies(COMPRESSED_KEPT_BYTES);
+
 /** Makes res.send(string) of this app send the body compressed in one piece where the request accepts it. */
 export function compressWholeBodies(app: Express): void {
   const send = app.response.send;
@@ -68,7 +118,6 @@ export function compressWholeBodies(app: Express): void {
     if (!encoding) return send.call(this, body);
     this.vary('Accept-Encoding');
     this.setHeader('Content-Encoding', encoding);
-    const bytes = utf8(body);
-    return send.call(this, encoding === 'br' ? zlib.brotliCompressSync(bytes, brotliFor(bytes.length)) : zlib.gzipSync(bytes));
+    return send.call(this, compressedBodies.get(encoding, utf8(body)));
   };
 }

@@ -1,27 +1,12 @@
-// Security headers: a strict CSP with a fresh nonce per response, HSTS, nosniff, Referrer-Policy.
-import { randomBytes } from 'node:crypto';
+// Security headers: a strict CSP, HSTS, nosniff, Referrer-Policy. Scripts come only from the portal's own files
+// (`script-src 'self'`): no page has an inline script, so no nonce is needed, and a page is the same bytes for the
+// same request each time (docs/decisions.md "The same page, compressed once").
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
-
-/** Random bytes drawn from the system's generator this many at a time, 16 per nonce: one call per 256 responses. */
-const NONCE_POOL_BYTES = 4096;
-let noncePool = Buffer.alloc(0);
-let nonceOffset = 0;
-
-/** A fresh 128-bit nonce, never handed out twice. */
-export function freshNonce(): string {
-  if (nonceOffset + 16 > noncePool.length) {
-    noncePool = randomBytes(NONCE_POOL_BYTES);
-    nonceOffset = 0;
-  }
-  nonceOffset += 16;
-  return noncePool.toString('base64', nonceOffset - 16, nonceOffset);
-}
 
 export function setUpWebSecurity(): RequestHandler[] {
   return [
     (req, res, next) => {
-      res.locals.nonce = freshNonce();
       // HTML and API answers are personal: never stored by shared caches.
       if (!req.path.startsWith('/build/')) res.setHeader('Cache-Control', 'no-store');
       next();
@@ -31,7 +16,7 @@ export function setUpWebSecurity(): RequestHandler[] {
         useDefaults: false,
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as unknown as { locals: { nonce: string } }).locals.nonce}'`],
+          scriptSrc: ["'self'"],
           styleSrc: ["'self'"],
           imgSrc: ["'self'", 'data:'],
           fontSrc: ["'self'"],

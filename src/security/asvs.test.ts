@@ -18,15 +18,19 @@ const login = (body: Record<string, unknown>, ip = '203.0.113.10') => request(t.
 const tokenOf = async (l: string, p: string) => (await login({ login: l, password: p })).body.token as string;
 
 describe('ASVS level 2', () => {
-  it('sends a strict CSP with a fresh nonce per response that the page scripts carry, HSTS for a year, nosniff and a referrer policy', async () => {
-    const [a, b] = [await request(t.app).get('/de/login'), await request(t.app).get('/de/login')];
+  it('sends a strict CSP that runs only the portal\'s own script files, HSTS for a year, nosniff and a referrer policy', async () => {
+    const a = await request(t.app).get('/de/login');
     const csp = String(a.headers['content-security-policy']);
-    for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "default-src 'self'"]) expect(csp).toContain(directive);
-    expect(csp).not.toContain("'unsafe-inline'");
-    const nonceOf = (header: unknown) => /'nonce-([^']+)'/.exec(String(header))?.[1];
-    expect(nonceOf(a.headers['content-security-policy'])).toBeTruthy();
-    expect(nonceOf(a.headers['content-security-policy'])).not.toBe(nonceOf(b.headers['content-security-policy']));
-    for (const script of a.text.match(/<script\b[^>]*>/g) ?? []) expect(script).toContain(`nonce="${nonceOf(a.headers['content-security-policy'])}"`);
+    const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+    // Scripts and styles from the portal's own files only: no inline code, no eval, no nonce or hash to match.
+    expect(directives).toMatchObject({
+      'default-src': ["'self'"], 'script-src': ["'self'"], 'style-src': ["'self'"],
+      'object-src': ["'none'"], 'base-uri': ["'none'"], 'frame-ancestors': ["'none'"],
+    });
+    expect(csp).not.toContain("'unsafe-");
+    const scripts = a.text.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) expect(script).toMatch(/ src="\/build\/assets\/[\w-]+\.js"/);
     expect(a.headers['strict-transport-security']).toMatch(/max-age=31536000/);
     expect(a.headers['x-content-type-options']).toBe('nosniff');
     expect(a.headers['referrer-policy']).toBe('same-origin');

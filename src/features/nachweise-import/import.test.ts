@@ -311,6 +311,7 @@ describe('Zertifikate importieren', () => {
       return values[k];
     }));
     const xlsx = await previewApi(Buffer.from(await workbook.xlsx.writeBuffer()), undefined, 'zertifikate.xlsx');
+    expect(xlsx.status, JSON.stringify(xlsx.body)).toBe(200);
     expect(xlsx.body.data.errors).toEqual([]);
     expect((await commitApi(xlsx.body.data.token)).body.data.counts.create).toBe(1);
     expect(await stored('T-IMP-XLSX')).toMatchObject({ ausstellungsdatum: expect.anything(), standort_nr: '1001' });

@@ -1,12 +1,14 @@
 // Reading an uploaded spreadsheet row by row: what kind of file it is (by its content, never by the name),
 // then its rows as text cells, streamed, so a 50,000-row file is never held as a second copy next to the
 // upload. CSV: `;`, `,` or tab (detected from the header line), UTF-8 with or without BOM, else Windows-1252
-// (what Excel on Windows writes as "CSV"). XLSX: the first worksheet, with exceljs' streaming reader; its
-// numbers and dates arrive as machine text ("1234.5", "2025-11-03") and say so in `kinds`.
+// (what Excel on Windows writes as "CSV"). XLSX: the first worksheet, with exceljs' streaming reader, its parts
+// put in the order the reader needs them (src/import/zip-order.ts); its numbers and dates arrive as machine text
+// ("1234.5", "2025-11-03") and say so in `kinds`.
 import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { HttpError } from '../http/errors.js';
+import { zipInReadingOrder } from './zip-order.js';
 
 export type FileKind = 'csv' | 'xlsx';
 
@@ -124,7 +126,7 @@ function xlsxCellKind(value: unknown): CellKind {
 async function* xlsxRows(buf: Buffer): AsyncGenerator<SheetRow> {
   // Loaded on the first spreadsheet: exceljs holds about 16 MB that a server which never imports one need not.
   const { default: ExcelJS } = await import('exceljs');
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([buf]), {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(zipInReadingOrder(buf)), {
     worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', entries: 'emit',
   });
   let sawSheet = false;

@@ -2,10 +2,10 @@
 // page in every encoding a browser may ask for, negotiated as the compression middleware negotiates.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app.js';
-import { changeElsewhere } from '../testing/statements.js';
-import { compressedBodies } from './compressed-body.js';
 import { rawRequest, signInWithForms, type CookieJar } from '../testing/page-weight.js';
 import { LIST } from '../testing/perf-pages.js';
+import { changeElsewhere } from '../testing/statements.js';
+import { compressedBodies } from './compressed-body.js';
 
 let t: TestApp;
 let base: string;

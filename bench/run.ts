@@ -3,7 +3,7 @@
 // Only addresses of this machine are used; every load runs for a bounded time and stops by itself.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { QUERY_COUNTS_PATH, type QueryCounts } from '../src/db/query-count.js';
+import { BENCH_WINDOW_HEADER, type LatencyProbeLine } from '../src/http/latency-probe.js';
 import { npmStartCommand } from '../src/testing/child-server.js';
 import { rawRequest, signInWithForms } from '../src/testing/page-weight.js';
 import { benchThgToken, LIST, LOGIN_PAGE, TANKSTELLE } from '../src/testing/perf-pages.js';
@@ -695,7 +696,10 @@ const SPREAD = ['p1', 'p10', 'p25', 'p50', 'p75', 'p90', 'p97_5', 'p99', 'p99_9'
 async function loadOnly(start: ReturnType<typeof npmStartCommand>, db: BenchDb, bench: Prepared) {
   const cwd = args.server ? path.resolve(args.server) : ROOT;
   if (!existsSync(path.join(cwd, 'dist', 'server'))) throw new Error(`${cwd}: no compiled server (run npm run build and node scripts/build-server.mjs there)`);
-  const m = await cpuUnderLoad(start, db, bench, cwd, [], {});
+  // Each worker appends its line when it exits; a build without the probe writes none.
+  const probeFile = path.join(os.tmpdir(), `portal-latency-${process.pid}-${Date.now()}.jsonl`);
+  const m = await cpuUnderLoad(start, db, bench, cwd, [], { BENCH_LATENCY_PROBE: probeFile });
+  const inServer = readProbe(probeFile);
   const perRequest = (ms: number | null) => (ms === null ? null : Number((ms / m.requests).toFixed(2)));
   const cpu = { server: perRequest(m.cpuMs)!, database: perRequest(m.dbCpuMs), loadGenerator: perRequest(m.loadCpuMs)! };
   const busy = (m.cpuMs + (m.dbCpuMs ?? 0) + m.loadCpuMs) / (DURATION * 1000 * os.availableParallelism());
@@ -706,15 +710,31 @@ async function loadOnly(start: ReturnType<typeof npmStartCommand>, db: BenchDb, 
       `\nCPU per request: the server ${cpu.server} ms (every process and thread)${cpu.database === null ? '' : `, the database ${cpu.database} ms`}, ` +
       `the load generator ${cpu.loadGenerator} ms; the machine's ${os.availableParallelism()} cores ${Math.round(busy * 100)} % busy with them`,
   );
+  if (inServer.length) {
+    const cols = ['mean', 'p50', 'p90', 'p99', 'max'] as const;
+    console.log(
+      '\nIn each worker, ms: "server", from the first middleware to the answer handed to the socket; "loop", how late the event loop ran\n' +
+        table(['worker', 'requests', ...cols.map((c) => `server ${c}`), ...cols.map((c) => `loop ${c}`)],
+          inServer.map((w) => [String(w.pid), String(w.requests), ...cols.map((c) => String(w.inServer[c])), ...cols.map((c) => String(w.loopDelay[c]))])),
+    );
+  }
   writeResults((res) => {
     const runs = (res.runs ?? {}) as Record<string, Record<string, unknown>>;
     const key = `${args.server ? `load:${path.basename(cwd)}` : 'load'}${m.scenario === 'list page' ? '' : `:${m.scenario}`} (${m.workers} worker${m.workers === 1 ? '' : 's'})`;
     runs[db.kind] = {
       ...runs[db.kind],
-      [key]: { date: new Date().toISOString(), machine: machine(), server: path.relative(ROOT, cwd) || '.', workers: m.workers, requestsPerSecond: Math.round(m.requests / DURATION), meanMs: m.latency.mean, latency, cpuMsPerRequest: cpu, coresBusy: Number(busy.toFixed(2)) },
+      [key]: { date: new Date().toISOString(), machine: machine(), server: path.relative(ROOT, cwd) || '.', workers: m.workers, requestsPerSecond: Math.round(m.requests / DURATION), meanMs: m.latency.mean, latency, cpuMsPerRequest: cpu, coresBusy: Number(busy.toFixed(2)), ...(inServer.length ? { workersInside: inServer } : {}) },
     };
     res.runs = runs;
   });
+}
+
+/** The latency probe's lines (src/http/latency-probe.ts), one per worker; the file is removed. */
+function readProbe(file: string): LatencyProbeLine[] {
+  if (!existsSync(file)) return [];
+  const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LatencyProbeLine);
+  rmSync(file, { force: true });
+  return lines;
 }
 
 /**
@@ -734,7 +754,8 @@ async function cpuUnderLoad(start: ReturnType<typeof npmStartCommand>, db: Bench
     const dbTicks = db.kind === 'postgres' ? databaseTicks() : 0;
     const window: [number, number] = [Number(process.hrtime.bigint() / 1000n), 0];
     const own = process.cpuUsage();
-    const r = await load(base, list, DURATION);
+    // Marked, so that the latency probe (--load) counts only these requests and not the warm-up's.
+    const r = await load(base, { ...list, headers: { ...list.headers, [BENCH_WINDOW_HEADER]: '1' } }, DURATION);
     window[1] = Number(process.hrtime.bigint() / 1000n);
     const ownUsed = process.cpuUsage(own);
     const cpuMs = ((cpuTicks(app.child.pid!) - ticks) * 1000) / CLOCK_TICKS;

@@ -53,6 +53,7 @@ import { apiDocsRoutes } from './features/api-docs/routes.js';
 import { apiAuthentication, apiLanguage, explainTokenProblems, refuseApiKeys, requireApiUser, requireTenant, tenantResponseHeader } from './http/api.js';
 import type { Database } from './db/knex.js';
 import { countQueries } from './db/query-count.js';
+import { probeLatency } from './http/latency-probe.js';
 import { authRoutes } from './features/auth/routes.js';
 import { healthCheck } from './features/health/routes.js';
 import { layoutRoutes } from './features/layouts/routes.js';
@@ -131,7 +132,8 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
     countdownAfterMs: config.countdownAfterMs,
   });
 
-  // The benchmark's round-trip count (BENCH_COUNT_QUERIES=1); when off, nothing is installed.
+  // The benchmark's instruments (BENCH_LATENCY_PROBE, BENCH_COUNT_QUERIES=1); when off, nothing is installed.
+  if (config.latencyProbeFile) app.use(probeLatency(config.latencyProbeFile));
   if (config.countQueries) app.use(countQueries(db.knex));
   app.use(setUpWebSecurity());
   // Brotli for clients that accept it, else gzip. Quality 5 instead of the package's 4: 7 % smaller pages for

@@ -20,6 +20,7 @@ const EnvSchema = z.object({
   SSO_JWKS_URL: z.string().url().optional(),
   SSO_PUBLIC_KEY: z.string().min(1).optional(),
   BENCH_COUNT_QUERIES: z.enum(['0', '1']).optional(),
+  BENCH_LATENCY_PROBE: z.string().min(1).optional(),
   API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).optional(),
   WEB_CONCURRENCY: z.coerce.number({ error: 'must be a whole number of worker processes, at least 1' })
     .int('must be a whole number of worker processes, at least 1')
@@ -64,6 +65,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Count database round trips per request and serve the counts (the benchmark only; src/db/query-count.ts). */
   countQueries?: boolean;
+  /** Measure the time requests spend in the server and the event loop's delay (the benchmark only; src/http/latency-probe.ts). */
+  latencyProbeFile?: string;
   /** Requests per API key and minute (API_KEY_RATE_LIMIT); unset: 600. */
   apiKeyRateLimit?: number;
   /** Worker processes on PostgreSQL (WEB_CONCURRENCY); unset: one per core (src/cluster.ts). */
@@ -139,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     sso,
     countQueries: e.BENCH_COUNT_QUERIES === '1',
+    latencyProbeFile: e.BENCH_LATENCY_PROBE,
     apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
     webConcurrency: e.WEB_CONCURRENCY,
   };

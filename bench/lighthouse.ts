@@ -31,6 +31,13 @@ export interface LighthouseResult {
   accessibility: number | null;
   metrics: Record<string, number | null>;
   failing: FailingAudit[];
+  /**
+   * Lighthouse's measure of the host's CPU (lhr.environment.benchmarkIndex): it multiplies what the page's scripts
+   * took on this machine by 4 to stand for a phone, so a slower host scores lower (it warns below 1000).
+   */
+  benchmarkIndex?: number;
+  /** What Lighthouse said about the run itself (a slow host among it). */
+  warnings?: string[];
   error?: string;
 }
 
@@ -98,5 +105,7 @@ async function audit(page: LighthousePage, port: number): Promise<LighthouseResu
     accessibility: score('accessibility'),
     metrics: Object.fromEntries(METRICS.map((m) => [m, lhr.audits[m]?.numericValue ?? null])),
     failing: failing.slice(0, 8),
+    benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
+    warnings: lhr.runWarnings.map(String),
   };
 }

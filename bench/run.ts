@@ -888,16 +888,18 @@ function reportLighthouse(results: LighthouseResult[]) {
   console.log('\nLighthouse (mobile, simulated slow 4G):');
   console.log(
     table(
-      ['page', 'performance', 'accessibility', 'FCP ms', 'LCP ms', 'TBT ms', 'CLS'],
+      ['page', 'performance', 'accessibility', 'FCP ms', 'LCP ms', 'TBT ms', 'CLS', 'host CPU (benchmark index)'],
       results.map((r) => [
         r.name, String(r.performance ?? 'failed'), String(r.accessibility ?? '–'),
         String(Math.round(r.metrics['first-contentful-paint'] ?? NaN)), String(Math.round(r.metrics['largest-contentful-paint'] ?? NaN)),
         String(Math.round(r.metrics['total-blocking-time'] ?? NaN)), (r.metrics['cumulative-layout-shift'] ?? NaN).toFixed(3),
+        String(r.benchmarkIndex ?? '–'),
       ]),
     ),
   );
   for (const r of results) {
     if (r.error) console.log(`  ${r.name}: ${r.error}`);
+    for (const w of r.warnings ?? []) console.log(`  ${r.name}: Lighthouse says: ${w}`);
     for (const f of r.failing) console.log(`  ${r.name}: ${f.category} – ${f.id} (${f.title}) score ${f.score}${f.displayValue ? `, ${f.displayValue}` : ''}`);
   }
 }

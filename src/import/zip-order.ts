@@ -10,9 +10,10 @@
 //
 // The upload is in memory anyway, so its entries are rearranged here, as pieces of the upload (nothing copied or
 // decompressed but the small central directory): the relationships, the workbook part, the shared strings and the
-// styles first, then everything else in its own order, with the central directory rewritten to the new offsets. The reader then finds what a worksheet needs
-// before the worksheet and reads it as it comes, without a temporary file. A zip this does not understand
-// (ZIP64, encrypted, damaged) is returned as it is, and the reader judges it as before.
+// styles first, then everything else in its own order, with the central directory rewritten to the new offsets.
+// The reader then finds what a worksheet needs before the worksheet and reads it as it comes, without a temporary
+// file. A zip this does not understand (ZIP64, encrypted, damaged) is returned as it is, and the reader judges it
+// as before.
 
 const LOCAL = 0x04034b50;
 const CENTRAL = 0x02014b50;

@@ -45,3 +45,16 @@ describe('WEB_CONCURRENCY', () => {
     expect(() => loadConfig({ ...base, WEB_CONCURRENCY: value })).toThrow('WEB_CONCURRENCY: must be a whole number of worker processes, at least 1');
   });
 });
+
+describe('the benchmark\'s instruments', () => {
+  it('are off unless the benchmark sets them', () => {
+    const config = loadConfig(base);
+    expect(config.countQueries).toBe(false);
+    expect(config.latencyProbeFile).toBeUndefined();
+  });
+
+  it('take the latency probe\'s file from BENCH_LATENCY_PROBE and refuse an empty one', () => {
+    expect(loadConfig({ ...base, BENCH_LATENCY_PROBE: '/tmp/portal-latency.jsonl' }).latencyProbeFile).toBe('/tmp/portal-latency.jsonl');
+    expect(() => loadConfig({ ...base, BENCH_LATENCY_PROBE: '' })).toThrow(/BENCH_LATENCY_PROBE/);
+  });
+});

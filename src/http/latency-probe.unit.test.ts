@@ -13,6 +13,12 @@ function appWith(file: string) {
   const app = express();
   app.use(probe.handler);
   app.get('/slow', (_req, res) => setTimeout(() => res.send('ok'), 30));
+  // Holds the event loop for 40 ms, as a long render would.
+  app.get('/busy', (_req, res) => {
+    const until = performance.now() + 40;
+    while (performance.now() < until);
+    res.send('ok');
+  });
   return { app, writeLine: probe.writeLine };
 }
 
@@ -32,7 +38,20 @@ describe('latencyProbe', () => {
     expect(line.inServer.p50).toBeGreaterThanOrEqual(29);
     expect(line.inServer.p50).toBeLessThanOrEqual(line.inServer.p99);
     expect(line.inServer.p99).toBeLessThanOrEqual(line.inServer.max);
-    expect(line.loopDelay.max).toBeGreaterThanOrEqual(0);
+  });
+
+  it('shows the event loop held up by a request that blocks it', async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'probe-')), 'lines.jsonl');
+    const { app, writeLine } = appWith(file);
+    await request(app).get('/slow').set(BENCH_WINDOW_HEADER, '1').expect(200);
+    await request(app).get('/busy').set(BENCH_WINDOW_HEADER, '1').expect(200);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // a timer tick after the block, which reports it
+    writeLine();
+    const line = JSON.parse(readFileSync(file, 'utf8')) as LatencyProbeLine;
+    expect(line.requests).toBe(2);
+    // The 5-ms timer could not run for 40 ms: it ran at least 30 ms late once.
+    expect(line.loopDelay.max).toBeGreaterThanOrEqual(30);
+    expect(line.loopDelay.p50).toBeLessThanOrEqual(line.loopDelay.max);
   });
 
   it('writes nothing when no request was marked', async () => {

@@ -120,7 +120,7 @@ const ALONE = 'portalAlone';
  *   EXECUTE with the values as literals (executeLiterals). Values that are not plain text, numbers, booleans or
  *   instants run the query unnamed, as before.
  */
-export function prepared<Q extends Knex.QueryBuilder>(qb: Q, { generic = false }: { generic?: boolean } = {}): Q {
+export function prepared<Q extends Knex.QueryBuilder | Knex.Raw>(qb: Q, { generic = false }: { generic?: boolean } = {}): Q {
   return qb.options({ [PREPARE]: generic ? GENERIC : true }) as Q;
 }
 

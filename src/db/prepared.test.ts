@@ -55,6 +55,16 @@ describe.skipIf(!baseUrl)('prepared statements on PostgreSQL', () => {
     });
   });
 
+  it('prepares a marked raw statement the same way (the session’s read is one: src/http/session-store.ts)', async () => {
+    await knex.transaction(async (trx) => {
+      const query = async (n: number) => ((await prepared(trx.raw('select ?::int * 3 as tripled', [n]))) as { rows: unknown[] }).rows;
+      expect(await query(2)).toEqual([{ tripled: 6 }]);
+      expect(await query(14)).toEqual([{ tripled: 42 }]);
+      const texts = [...(await preparedOnConnection(trx)).values()];
+      expect(texts.filter((t) => t === 'select $1::int * 3 as tripled')).toHaveLength(1);
+    });
+  });
+
   it('leaves unmarked queries unnamed', async () => {
     await knex.transaction(async (trx) => {
       expect(await trx.select(trx.raw('?::int + 1 as next', [1]))).toEqual([{ next: 2 }]);

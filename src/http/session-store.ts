@@ -31,6 +31,25 @@ export type SessionUser = CurrentUser & {
   staende?: Staende & { mandant: string };
 };
 
+/** What the session's statement is given for each request. */
+interface SessionValues {
+  sid: string;
+  now: Date;
+  /** Sessions created before this have ended (SESSION_ABSOLUTE_MS). */
+  absoluteSince: Date;
+  /** Today in Germany, for the unread messages. */
+  heute: string;
+  /** The tenant whose change counters are read, else the session's. */
+  mandant: string | null;
+}
+
+/** The session's statement as knex compiled it: its text, its bindings, and which of them take which value. */
+interface CompiledStatement {
+  sql: string;
+  template: Knex.RawBinding[];
+  slots: [keyof SessionValues, number][];
+}
+
 /** A user read with its session, waiting for passport's deserializeUser in the same request. */
 interface Handed {
   userId: number;
@@ -84,16 +103,7 @@ export class KnexSessionStore extends session.Store {
     // Messages are valid by German days, as every date of the portal.
     const p = partsIn('Europe/Berlin', now);
     const heute = `${p.year}-${p.month}-${p.day}`;
-    // Prepared: every signed-in request sends this same text.
-    const row = await prepared(this.knex('sessions as s')
-      .joinRaw(`left join lateral (${this.userQuery()}) as u on true`)
-      .where('s.sid', sid)
-      .andWhere('s.expires_at', '>', now)
-      .andWhere('s.created_at', '>', new Date(this.now() - SESSION_ABSOLUTE_MS))
-      .first('s.sess', 'u.*', this.knex.raw(`s.sess->>'mandant' as sitzung_mandant`),
-        this.knex.raw(`nachrichten_ungelesen(u.id, s.sess->>'mandant', ?::date) as nachrichten_ungelesen`, [heute]),
-        this.knex.raw(`coalesce(?::varchar, s.sess->>'mandant') as stand_mandant`, [mandant]),
-        this.knex.raw(`tabellenstaende_von(u.id, coalesce(?::varchar, s.sess->>'mandant')) as tabellenstaende`, [mandant])));
+    const row = await this.readSession({ sid, now, absoluteSince: new Date(this.now() - SESSION_ABSOLUTE_MS), heute, mandant });
     if (!row) return { sess: null, user: null };
     const sess = typeof row.sess === 'string' ? JSON.parse(row.sess) : row.sess;
     if (row.id == null) return { sess, user: null };
@@ -107,10 +117,40 @@ export class KnexSessionStore extends session.Store {
     return { sess, user: found };
   }
 
-  /** The session's user, as SQL: the same text for every signed-in request, so compiled once, not for each. */
-  private userSql?: string;
-  private userQuery(): string {
-    return (this.userSql ??= this.knex('benutzer as b').whereRaw('b.id = s.benutzer_id').select(currentUserColumns(this.knex)).toQuery());
+  /**
+   * The session's statement: the same text for every signed-in request, so built by knex once and then only
+   * given its values (building and compiling it for each request was about a tenth of a remembered list
+   * page's CPU, bench/README.md "2026-12-02, third session"), and prepared (PostgreSQL parses and plans it once
+   * per connection).
+   */
+  private statement?: CompiledStatement;
+  private async readSession(values: SessionValues): Promise<Record<string, any> | undefined> {
+    const { sql, template, slots } = (this.statement ??= this.compileStatement());
+    const bindings = template.slice();
+    for (const [name, index] of slots) bindings[index] = values[name] as Knex.RawBinding;
+    const { rows } = (await prepared(this.knex.raw(sql, bindings))) as { rows: Record<string, any>[] };
+    return rows[0];
+  }
+
+  private compileStatement(): CompiledStatement {
+    // Each value stands in as a marker of its own while knex builds the text, so its places among the bindings
+    // can be found afterwards.
+    const marker = (name: keyof SessionValues) => `\u0000${name}`;
+    const user = this.knex('benutzer as b').whereRaw('b.id = s.benutzer_id').select(currentUserColumns(this.knex)).toQuery();
+    const { sql, bindings } = this.knex('sessions as s')
+      .joinRaw(`left join lateral (${user}) as u on true`)
+      .where('s.sid', marker('sid'))
+      .andWhere('s.expires_at', '>', marker('now'))
+      .andWhere('s.created_at', '>', marker('absoluteSince'))
+      .first('s.sess', 'u.*', this.knex.raw(`s.sess->>'mandant' as sitzung_mandant`),
+        this.knex.raw(`nachrichten_ungelesen(u.id, s.sess->>'mandant', ?::date) as nachrichten_ungelesen`, [marker('heute')]),
+        this.knex.raw(`coalesce(?::varchar, s.sess->>'mandant') as stand_mandant`, [marker('mandant')]),
+        this.knex.raw(`tabellenstaende_von(u.id, coalesce(?::varchar, s.sess->>'mandant')) as tabellenstaende`, [marker('mandant')]))
+      .toSQL();
+    const names: (keyof SessionValues)[] = ['sid', 'now', 'absoluteSince', 'heute', 'mandant'];
+    const slots = bindings.flatMap((b, i) => names.filter((n) => b === marker(n)).map((n): [keyof SessionValues, number] => [n, i]));
+    for (const n of names) if (!slots.some(([m]) => m === n)) throw new Error(`session statement: no place for ${n}`);
+    return { sql, template: [...bindings] as Knex.RawBinding[], slots };
   }
 
   private hand(sid: string, handed: Handed): void {

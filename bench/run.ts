@@ -855,10 +855,13 @@ function checkTargets(db: BenchDb, results: Measured[], csv: ExportMeasure, xlsx
   // rendered for the request is held to the same targets, so neither figure stands for both.
   const fresh = get('list page, another page each time');
   const pages = results.filter((r) => ['list page', 'list page, another page each time', 'list JSON', 'detail page'].includes(r.name));
+  // Against the unrounded ratio (the table rounds it to two places: 0.097 would show as 0.10 and count as met).
+  const ratio = (r: Measured) => r.requestsPerSecond / get('bare Express').requestsPerSecond;
+  const atLeast = (r: Measured, floor: number) => ({ value: Number(ratio(r).toFixed(3)), ok: ratio(r) >= floor });
   const targets = [
-    { target: 'middleware chain (healthz) ≥ 0.5× bare Express', value: get('healthz (chain + select 1)').ratioToExpress!, ok: get('healthz (chain + select 1)').ratioToExpress! >= 0.5 },
-    { target: 'authenticated list page ≥ 0.1× bare Express', value: list.ratioToExpress!, ok: list.ratioToExpress! >= 0.1 },
-    { target: 'the same, another page each time (none remembered)', value: fresh.ratioToExpress!, ok: fresh.ratioToExpress! >= 0.1 },
+    { target: 'middleware chain (healthz) ≥ 0.5× bare Express', ...atLeast(get('healthz (chain + select 1)'), 0.5) },
+    { target: 'authenticated list page ≥ 0.1× bare Express', ...atLeast(list, 0.1) },
+    { target: 'the same, another page each time (none remembered)', ...atLeast(fresh, 0.1) },
     {
       target: 'detail page and list JSON at least as fast as the list page (req/s)',
       value: `${get('detail page').requestsPerSecond}, ${get('list JSON').requestsPerSecond} vs ${list.requestsPerSecond}`,

@@ -57,6 +57,15 @@ describe('session store', () => {
     expect(store.takeUser('no-such-sid', ids.USER)).toBeUndefined();
   });
 
+  it('gives each of several reads at once its own session and user (the statement\'s text is shared, its values are not)', async () => {
+    await store.save('sid-together-user', sessionOf(ids.USER));
+    await store.save('sid-together-leser', sessionOf(ids.LESER));
+    const sessions = await Promise.all([get('sid-together-user'), get('sid-together-leser'), get('sid-together-user')]);
+    expect(sessions.map((sess) => (sess as { passport?: { user: number } }).passport?.user)).toEqual([ids.USER, ids.LESER, ids.USER]);
+    expect(store.takeUser('sid-together-leser', ids.LESER)?.login).toBe('LESER');
+    expect(store.takeUser('sid-together-user', ids.USER)?.login).toBe('USER');
+  });
+
   it('reads a Bearer token session with its user, and no user once the row is gone', async () => {
     await store.save('sid-api', sessionOf(ids.MFA));
     const { sess, user } = await store.loadWithUser('sid-api');

@@ -1,6 +1,4 @@
 // createApp(deps): the middleware order, nothing else. Tests build the same app against their own database.
-import { constants as zlib } from 'node:zlib';
-import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
 import type { i18n } from 'i18next';
@@ -60,7 +58,7 @@ import { layoutRoutes } from './features/layouts/routes.js';
 import { publicRoutes, routeTree } from './features/shell/routes.js';
 import { loadAssets, serveStatic } from './http/assets.js';
 import { gated, pathGate } from './http/path-gate.js';
-import { BROTLI_QUALITY, compressWholeBodies } from './http/compressed-body.js';
+import { setUpCompression } from './http/compressed-body.js';
 import { createPassport, setUpAuthentication } from './http/auth.js';
 import { setUpCsrf } from './http/csrf.js';
 import { badRequest, errorHandler, notFound, notFoundHandler } from './http/errors.js';
@@ -138,10 +136,9 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   app.use(setUpWebSecurity());
   // Brotli for clients that accept it, else gzip. Quality 5 instead of the package's 4: 7 % smaller pages for
   // well under a millisecond more per page. The build's files come precompressed at the highest levels. Rendered
-  // pages and JSON answers (res.send of a string) are compressed in one piece instead, before they are sent
-  // (src/http/compressed-body.ts); this leaves them alone.
-  compressWholeBodies(app);
-  app.use(compression({ brotli: { params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } } }));
+  // pages and JSON answers (res.send of a string) are compressed in one piece, before they are sent; what is
+  // streamed (exports) by the `compression` middleware, set up only on those responses (src/http/compressed-body.ts).
+  setUpCompression(app);
   app.use(rejectMalformedUrls());
   app.use(serveStatic());
   // The help videos and their captions: static files, before the session (no cookie) and the language redirect.

@@ -109,3 +109,44 @@ describe('a rendered page', () => {
     expect(compressedBodies.size.bodies).toBe(kept + 1);
   });
 });
+
+describe('a streamed or large answer', () => {
+  for (const accept of ['br', 'gzip']) {
+    it(`is compressed as it streams (${accept}): a CSV export, the same rows as uncompressed`, async () => {
+      const csv = `${base}/de/${LIST.page}?format=csv`;
+      const plain = await rawRequest(csv, { jar: admin, headers: { 'accept-encoding': 'identity' } });
+      const res = await rawRequest(csv, { jar: admin, headers: { 'accept-encoding': accept } });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe(accept);
+      expect(res.headers['transfer-encoding']).toBe('chunked');
+      expect(res.headers['content-length']).toBeUndefined();
+      expect(res.headers.vary?.split(/,\s*/)).toEqual(expect.arrayContaining(['Accept-Encoding']));
+      expect(res.wire.length).toBeLessThan(plain.wire.length / 2);
+      expect(res.body.toString()).toBe(plain.body.toString());
+      expect(res.body.toString().split('\r\n').length).toBeGreaterThan(10);
+    });
+  }
+
+  it('is compressed by the middleware when it is too large to be compressed in one piece (the API description)', async () => {
+    const plain = await rawRequest(`${base}/api/docs/openapi.json`, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.wire.length).toBeGreaterThan(256 * 1024);
+    const res = await rawRequest(`${base}/api/docs/openapi.json`, { headers: { 'accept-encoding': 'br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.wire.length).toBeLessThan(plain.wire.length / 4);
+    expect(JSON.parse(res.body.toString())).toEqual(JSON.parse(plain.body.toString()));
+  });
+});
+
+describe('a small answer', () => {
+  it('is sent as it is, the same whatever the client accepts', async () => {
+    for (const accept of ['br', 'gzip', 'identity']) {
+      const res = await rawRequest(`${base}/healthz`, { headers: { 'accept-encoding': accept } });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(res.headers.vary ?? '').not.toMatch(/Accept-Encoding/i);
+      expect(Number(res.headers['content-length'])).toBe(res.wire.length);
+      expect(JSON.parse(res.wire.toString())).toEqual({ status: 'ok', db: expect.any(String) });
+    }
+  });
+});

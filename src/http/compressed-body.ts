@@ -4,11 +4,13 @@
 // chunks (the compressed data, then the chunked encoding's end), each its own write. It still compresses what is
 // streamed (exports, static files without a precompressed copy); a response that already carries a
 // Content-Encoding it leaves alone. Same filter (compressible types, no `no-transform`), negotiation (Brotli
-// preferred, else gzip), threshold, quality and Vary as the middleware.
+// preferred, else gzip), threshold, quality and Vary as the middleware. The middleware itself is set up on a
+// response only once the response turns out to be streamed or large (compressStreamedBodies): most answers are
+// whole or small, and its wrappers cost every one of them.
 import { hash } from 'node:crypto';
 import zlib from 'node:zlib';
 import compression from 'compression';
-import type { Express, Request, Response } from 'express';
+import type { Express, Request, RequestHandler, Response } from 'express';
 import Negotiator from 'negotiator';
 
 /** Brotli quality 5, for the middleware too (src/app.ts): 7 % smaller pages than the package's default 4. */
@@ -24,7 +26,7 @@ function brotliFor(bytes: number): zlib.BrotliOptions {
   return { params: { [BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [BROTLI_PARAM_SIZE_HINT]: bytes, [BROTLI_PARAM_LGWIN]: window } };
 }
 /** Smaller bodies are sent as they are (the middleware's default threshold). */
-const THRESHOLD = 1024;
+export const THRESHOLD = 1024;
 /**
  * Larger ones (a bulk answer, a big report's JSON) are left to the middleware, which compresses them on libuv's
  * thread pool: compressed here, on the thread that serves, 256 K characters take a few milliseconds in which
@@ -105,8 +107,18 @@ export class CompressedBodies {
 export const COMPRESSED_KEPT_BYTES = 4 * 1024 * 1024;
 export const compressedBodies = new CompressedBodies(COMPRESSED_KEPT_BYTES);
 
+/**
+ * Compression for every response of the app: bodies sent whole compressed in one piece (compressWholeBodies),
+ * streamed and larger ones by the `compression` middleware (compressStreamedBodies), Brotli at BROTLI_QUALITY
+ * for both.
+ */
+export function setUpCompression(app: Express): void {
+  compressWholeBodies(app);
+  compressStreamedBodies(app, compression({ brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } } }));
+}
+
 /** Makes res.send(string) of this app send the body compressed in one piece where the request accepts it. */
-export function compressWholeBodies(app: Express): void {
+function compressWholeBodies(app: Express): void {
   const send = app.response.send;
   app.response.send = function sendCompressed(this: Response, body?: unknown) {
     if (typeof body !== 'string') return send.call(this, body);
@@ -119,5 +131,82 @@ export function compressWholeBodies(app: Express): void {
     this.vary('Accept-Encoding');
     this.setHeader('Content-Encoding', encoding);
     return send.call(this, compressedBodies.get(encoding, utf8(body)));
+  };
+}
+
+/** The methods the `compression` middleware (and on-headers, which it uses) wraps on a response. */
+const WRAPPED = ['write', 'end', 'on', 'writeHead'] as const;
+type Wrapped = (typeof WRAPPED)[number];
+type Method = (this: Response, ...args: unknown[]) => unknown;
+/** The middleware's wrappers once it was set up on a response; false: the response goes out as it is. */
+const STREAMING = Symbol('compression middleware');
+type Deciding = Response & { [STREAMING]?: Record<Wrapped, Method> | false };
+
+/** The middleware's own estimate of what end(chunk) sends (index.js, chunkLength). */
+function chunkLength(chunk: unknown, encoding: unknown): number {
+  if (!chunk || typeof chunk === 'function') return 0;
+  if (chunk instanceof Uint8Array) return chunk.length;
+  return Buffer.byteLength(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+}
+
+/**
+ * Sets up `middleware` (the `compression` package's) on a response only when it may have something to do: at the
+ * response's first write(), a `drain` listener (an export waiting for the client must wait on the encoder), an
+ * explicit writeHead(), or an end() with a body of at least THRESHOLD bytes that is not encoded yet. A response
+ * ended at once with a whole body (every page and JSON answer, compressed by compressWholeBodies or below the
+ * threshold), a redirect or an empty answer never meets it: its wrappers, its header hook and its negotiation
+ * cost a small answer a tenth of the server's time for it (bench/README.md, "2026-12-02, fourth session").
+ *
+ * Its wrappers take the place of the methods the app's responses inherit, where they stood when the middleware
+ * ran first in the chain: wrappers that later middleware put on a response (express-session's end(), the API's
+ * writeHead()) still call through them, and they call the inherited methods. What the middleware then does is its
+ * own: the same filter, threshold, negotiation and Vary. The one difference: an answer it would not have
+ * compressed for its size no longer says `Vary: Accept-Encoding`, as it is the same whatever the client accepts.
+ */
+export function compressStreamedBodies(app: Express, middleware: RequestHandler): void {
+  const response = app.response as unknown as Record<Wrapped, Method>;
+  // What the responses inherit (http.ServerResponse, EventEmitter), before they are replaced below.
+  const inherited = Object.fromEntries(WRAPPED.map((m) => [m, response[m]])) as Record<Wrapped, Method>;
+  const noop = () => {};
+
+  /** Runs the middleware on the response with the inherited methods in place, and keeps its wrappers aside. */
+  const setUp = (res: Deciding): Record<Wrapped, Method> => {
+    const own = res as unknown as Record<Wrapped, Method | undefined>;
+    const before = WRAPPED.map((m) => (Object.hasOwn(res, m) ? own[m] : undefined));
+    for (const m of WRAPPED) own[m] = inherited[m];
+    middleware(res.req, res, noop);
+    const wrappers = Object.fromEntries(WRAPPED.map((m) => [m, own[m]])) as Record<Wrapped, Method>;
+    WRAPPED.forEach((m, i) => {
+      if (before[i]) own[m] = before[i];
+      else delete own[m];
+    });
+    return (res[STREAMING] = wrappers);
+  };
+  /** The response's methods from now on: the middleware's, or the inherited ones when it was not set up. */
+  const decided = (res: Deciding): Record<Wrapped, Method> => {
+    const known = res[STREAMING];
+    if (known !== undefined) return known || inherited;
+    if (res.headersSent) return (res[STREAMING] = false) || inherited;
+    return setUp(res);
+  };
+
+  response.write = function (this: Deciding, ...args: unknown[]) {
+    return decided(this).write.apply(this, args);
+  };
+  response.writeHead = function (this: Deciding, ...args: unknown[]) {
+    return decided(this).writeHead.apply(this, args);
+  };
+  response.end = function (this: Deciding, ...args: unknown[]) {
+    if (this[STREAMING] === undefined && !this.headersSent) {
+      const [chunk, encoding] = args;
+      const declared = this.getHeader('Content-Length');
+      const small = Number(declared) < THRESHOLD || (!declared && chunkLength(chunk, encoding) < THRESHOLD);
+      if (small || this.getHeader('Content-Encoding')) this[STREAMING] = false;
+    }
+    return decided(this).end.apply(this, args);
+  };
+  response.on = function (this: Deciding, ...args: unknown[]) {
+    const known = this[STREAMING];
+    return (args[0] === 'drain' ? decided(this) : known || inherited).on.apply(this, args);
   };
 }

@@ -26,7 +26,7 @@ function brotliFor(bytes: number): zlib.BrotliOptions {
   return { params: { [BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [BROTLI_PARAM_SIZE_HINT]: bytes, [BROTLI_PARAM_LGWIN]: window } };
 }
 /** Smaller bodies are sent as they are (the middleware's default threshold). */
-export const THRESHOLD = 1024;
+const THRESHOLD = 1024;
 /**
  * Larger ones (a bulk answer, a big report's JSON) are left to the middleware, which compresses them on libuv's
  * thread pool: compressed here, on the thread that serves, 256 K characters take a few milliseconds in which
@@ -163,7 +163,7 @@ function chunkLength(chunk: unknown, encoding: unknown): number {
  * own: the same filter, threshold, negotiation and Vary. The one difference: an answer it would not have
  * compressed for its size no longer says `Vary: Accept-Encoding`, as it is the same whatever the client accepts.
  */
-export function compressStreamedBodies(app: Express, middleware: RequestHandler): void {
+function compressStreamedBodies(app: Express, middleware: RequestHandler): void {
   const response = app.response as unknown as Record<Wrapped, Method>;
   // What the responses inherit (http.ServerResponse, EventEmitter), before they are replaced below.
   const inherited = Object.fromEntries(WRAPPED.map((m) => [m, response[m]])) as Record<Wrapped, Method>;
@@ -205,8 +205,8 @@ export function compressStreamedBodies(app: Express, middleware: RequestHandler)
     }
     return decided(this).end.apply(this, args);
   };
-  response.on = function (this: Deciding, ...args: unknown[]) {
-    const known = this[STREAMING];
-    return (args[0] === 'drain' ? decided(this) : known || inherited).on.apply(this, args);
+  // Called for every listener a response gets: two arguments, as EventEmitter's on() takes.
+  response.on = function (this: Deciding, event: unknown, listener: unknown) {
+    return (event === 'drain' ? decided(this) : this[STREAMING] || inherited).on.call(this, event, listener);
   };
 }

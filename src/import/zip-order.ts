@@ -12,8 +12,8 @@
 // decompressed but the small central directory): the relationships, the workbook part, the shared strings and the
 // styles first, then everything else in its own order, with the central directory rewritten to the new offsets.
 // The reader then finds what a worksheet needs before the worksheet and reads it as it comes, without a temporary
-// file. A zip this does not understand (ZIP64, encrypted, damaged) is returned as it is, and the reader judges it
-// as before.
+// file. A zip this does not understand (ZIP64, encrypted, damaged, with records that leave gaps or overlap) is
+// returned as it is, and the reader judges it as before.
 
 const LOCAL = 0x04034b50;
 const CENTRAL = 0x02014b50;
@@ -61,6 +61,12 @@ function entriesOf(zip: Buffer): { entries: Entry[]; end: number } | null {
     entries.push({ name: zip.toString('utf8', at + 46, at + 46 + nameLength), start, end: recordEnd, centralStart: at, centralEnd });
     at = centralEnd;
   }
+  // The records must fill the upload exactly, each once: local records from its start to the central directory,
+  // central records from there to the end record. A damaged length or offset that leaves a gap or an overlap would
+  // otherwise lose or repeat bytes in the rearranged zip.
+  if (at !== end) return null;
+  const byStart = [...entries].sort((a, b) => a.start - b.start);
+  if (byStart.some((e, i) => e.start !== (i === 0 ? 0 : byStart[i - 1].end)) || (byStart.at(-1)?.end ?? 0) !== centralOffset) return null;
   return { entries, end };
 }
 

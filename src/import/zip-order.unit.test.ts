@@ -112,7 +112,14 @@ describe('zipInReadingOrder', () => {
     const encrypted = Buffer.from(original);
     const central = encrypted.indexOf(Buffer.from('PK\x01\x02', 'latin1'));
     encrypted.writeUInt16LE(encrypted.readUInt16LE(central + 8) | 1, central + 8);
-    for (const other of [Buffer.from('Nummer;Menge\r\nN-1;5\r\n'), Buffer.alloc(0), inOrder.subarray(0, inOrder.length - 30), encrypted]) {
+    // A damaged size that leaves a byte of the first record unclaimed, and a second entry pointing at the first's
+    // record: rearranged, the zip would lose or repeat bytes.
+    const gap = Buffer.from(original);
+    gap.writeUInt32LE(gap.readUInt32LE(central + 20) - 1, central + 20);
+    const overlap = Buffer.from(original);
+    const secondCentral = overlap.indexOf(Buffer.from('PK\x01\x02', 'latin1'), central + 4);
+    overlap.writeUInt32LE(overlap.readUInt32LE(central + 42), secondCentral + 42);
+    for (const other of [Buffer.from('Nummer;Menge\r\nN-1;5\r\n'), Buffer.alloc(0), inOrder.subarray(0, inOrder.length - 30), encrypted, gap, overlap]) {
       const parts = zipInReadingOrder(other);
       expect(parts).toHaveLength(1);
       expect(parts[0]).toBe(other);

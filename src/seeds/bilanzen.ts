@@ -1,6 +1,7 @@
 // Demo Bilanzen for DEMO and NORD, on top of the demo deliveries, certificates and partner rules: per tenant two
 // closed Bilanzen of the last quarter (two locations, two products) with their allocation lines, reasons,
-// deliveries not covered and POCs, and an open one of this quarter, ready to allocate.
+// deliveries not covered and POCs, and an open one of this quarter, ready to allocate (in a quarter's first days,
+// when it holds nothing a certificate could cover yet, of the last quarter: still being balanced).
 //
 // Made with the feature's own commands (src/features/bilanzen/service.ts): the same rules and rows as a user's
 // clicks, written by no user; the versions they add are marked as the demo's, and no audit entries are kept.
@@ -57,6 +58,13 @@ export async function seedBilanzen(trx: Knex.Transaction, mandanten: string[], t
     }
     const offen = (await kandidaten(trx, mandant, jetzt, heute, true))[0];
     if (offen) await neu(offen, jetzt, 'Demo: laufendes Quartal, bereit zum Verteilen.');
+    else {
+      // The first days of a quarter may hold no delivery a certificate could cover yet. Then, as in practice,
+      // the last quarter is still being balanced: the open Bilanz is of it, at a location and product not closed.
+      const zu = new Set([erste, zweite].filter(Boolean).map((k) => `${k.standort_nr}|${k.produkt_nr}`));
+      const spaet = (await kandidaten(trx, mandant, vor, heute, true)).find((k) => !zu.has(`${k.standort_nr}|${k.produkt_nr}`));
+      if (spaet) await neu(spaet, vor, 'Demo: letztes Quartal, noch offen, bereit zum Verteilen.');
+    }
     // Like the other demo data, the Bilanzen are not a user's doing: no audit entries of theirs.
     await trx('audit_log').where({ mandant, entity: 'bilanzen' }).whereNull('benutzer_id').delete();
     for (const table of ['nachweise_versionen', 'nachweisbescheinigungen_versionen']) {
@@ -76,7 +84,7 @@ interface Kandidat {
   produkt_nr: string;
 }
 
-async function kandidaten(trx: Knex.Transaction, mandant: string, z: { von: string; bis: string }, heute: string, mitMischungen = false): Promise<Kandidat[]> {
+export async function kandidaten(trx: Knex | Knex.Transaction, mandant: string, z: { von: string; bis: string }, heute: string, mitMischungen = false): Promise<Kandidat[]> {
   const { rows } = await trx.raw(
     `with d as (
        select a.standort_nr, a.produkt_nr, p.produktgruppe, count(*)::int as n, sum(a.menge * coalesce(a.biogehalt, 100) / 100) as bio

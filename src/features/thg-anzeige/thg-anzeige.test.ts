@@ -197,7 +197,10 @@ describe("DEMO's display", () => {
     // The seed's delivery of today is the worked example.
     expect(Number(hand.heute)).toBeGreaterThanOrEqual(27.753);
     expect(Number(hand.monat)).toBeGreaterThanOrEqual(Number(hand.heute));
-    expect(Number(hand.jahr)).toBeGreaterThan(Number(hand.monat));
+    // The seed's deliveries reach back three months: before them this year holds more than this month, except
+    // in January, when this year so far is this month so far.
+    if (monatAb === jahrAb) expect(hand.jahr).toBe(hand.monat);
+    else expect(Number(hand.jahr)).toBeGreaterThan(Number(hand.monat));
     expect(res.body.aequivalente.map((a: { anzahl: number }) => a.anzahl)).toEqual(
       ['21', '107', '12', '99.5'].map((kg) => Math.round((Number(res.body.jahr) * 1000) / Number(kg))),
     );

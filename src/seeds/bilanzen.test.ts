@@ -1,11 +1,12 @@
 // The demo Bilanzen (src/seeds/bilanzen.ts) as every visitor finds them: per tenant a closed Bilanz of the last
 // quarter whose lines became POCs (deliveries not covered shown as such), and an open one of this quarter (in a
-// quarter's first days, when it offers nothing to cover yet, of the last) that allocates when asked; the data keeps the rules (no rest below zero, one POC per line, nothing else open).
+// quarter's first days, when it offers nothing to cover yet, of the last) that allocates when asked; the data
+// keeps the rules (no rest below zero, one POC per line, nothing else open).
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app.js';
 import { quartal } from '../features/bilanzen/schema.js';
-import { kandidaten, vorquartal } from './bilanzen.js';
+import { vorquartal } from './bilanzen.js';
 
 type Row = Record<string, unknown>;
 let t: TestApp;
@@ -55,8 +56,8 @@ describe.each(['DEMO', 'NORD'])('the demo Bilanzen of %s', (mandant) => {
     expect(b).toBeTruthy();
     if (b.zeitraum_von !== jetzt.von) {
       // A quarter's first days may hold no delivery a certificate could cover: then the last quarter is still open,
-      // at a location and product other than the closed ones'.
-      expect(await kandidaten(q(), mandant, jetzt, heute, true)).toEqual([]);
+      // at a location and product other than the closed ones'. (Whether this quarter offered nothing cannot be
+      // asked afterwards: the THG display's seed adds today's delivery after the Bilanzen.)
       expect({ von: b.zeitraum_von, bis: b.zeitraum_bis }).toEqual(vor);
       const zu = await q()('bilanzen').where({ mandant, zeitraum_von: vor.von, status: 'geschlossen' }).select('standort_nr', 'produkt_nr');
       expect(zu).not.toContainEqual({ standort_nr: b.standort_nr, produkt_nr: b.produkt_nr });
@@ -69,3 +70,4 @@ describe.each(['DEMO', 'NORD'])('the demo Bilanzen of %s', (mandant) => {
     expect(vorschau.body.data.zuordnungen.length).toBeGreaterThan(0);
   });
 });
+

@@ -84,7 +84,7 @@ interface Kandidat {
   produkt_nr: string;
 }
 
-export async function kandidaten(trx: Knex | Knex.Transaction, mandant: string, z: { von: string; bis: string }, heute: string, mitMischungen = false): Promise<Kandidat[]> {
+async function kandidaten(trx: Knex.Transaction, mandant: string, z: { von: string; bis: string }, heute: string, mitMischungen = false): Promise<Kandidat[]> {
   const { rows } = await trx.raw(
     `with d as (
        select a.standort_nr, a.produkt_nr, p.produktgruppe, count(*)::int as n, sum(a.menge * coalesce(a.biogehalt, 100) / 100) as bio

@@ -70,4 +70,3 @@ describe.each(['DEMO', 'NORD'])('the demo Bilanzen of %s', (mandant) => {
     expect(vorschau.body.data.zuordnungen.length).toBeGreaterThan(0);
   });
 });
-

@@ -73,17 +73,17 @@ export async function seedBilanzen(trx: Knex.Transaction, mandanten: string[], t
   }
 }
 
+interface Kandidat {
+  standort_nr: string;
+  produkt_nr: string;
+}
+
 /**
  * The locations and products of a period, best first: where its bio demand exceeds the certificates (but some exist): the Bilanz then shows covered lines and
  * deliveries not covered; then by what can be covered (the more lines the better), then by the number of deliveries.
  * Blends of fossil fuel (diesel, petrol) only `mitMischungen`: the first closed one shows a biofuel, whose lines
  * speak in whole litres of bio; the second (at another location) and the open one take what the quarter offers.
  */
-interface Kandidat {
-  standort_nr: string;
-  produkt_nr: string;
-}
-
 async function kandidaten(trx: Knex.Transaction, mandant: string, z: { von: string; bis: string }, heute: string, mitMischungen = false): Promise<Kandidat[]> {
   const { rows } = await trx.raw(
     `with d as (

@@ -17,7 +17,7 @@ import { seedScale } from '../../seeds/scale.js';
 import { seedScaleNachweise } from '../../seeds/scale-nachweise.js';
 import { setTenant } from '../../db/rls.js';
 import { TenantScope } from '../../db/scope.js';
-import { parseListState, pageStatement, type ListDefinition } from '../../records/list/engine.js';
+import { KEYS_FIRST_FROM, parseListState, pageStatement, type ListDefinition } from '../../records/list/engine.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { explain, explainGeneric, type PlanNode } from '../../testing/plans.js';
 import { isIndexed } from '../../records/list/search.js';
@@ -108,6 +108,21 @@ for (const [entity, kind] of BEWEGUNGSDATEN_ENTITIES.flatMap((e) => (['custom', 
           const plan = await planOf(kind, def, { sort: `${col.key}:${dir}` }, ['enable_seqscan', 'enable_sort']);
           expect(seqScans(plan)).toEqual([]);
           expect(plan.filter((n) => n['Node Type'] === 'Sort').length).toBe(0);
+        });
+      }
+    }
+
+    // A deep page of a list that reads its keys first (keysFirst): the keys from an index in the list's order, as
+    // for the first page, then each row by the primary key; the table is never read in whole.
+    if (def.keysFirst) {
+      for (const query of [{}, { status: 'completed' }] as Record<string, string>[]) {
+        it(`reads a deep page's keys from an index, then its rows by key (${JSON.stringify(query)})`, async () => {
+          const plan = await planOf(kind, def, { ...query, page: String(KEYS_FIRST_FROM / 10 + 5) }, ['enable_seqscan']);
+          const shape = JSON.stringify(plan.map((n) => [n['Node Type'], n['Index Name'], n['Index Cond']]));
+          expect(seqScans(plan)).toEqual([]);
+          const reads = plan.filter((n) => n['Relation Name'] === table);
+          expect(reads.some((n) => /^Index (Only )?Scan/.test(n['Node Type']) && n['Index Name'] !== `${table}_pkey`), shape).toBe(true);
+          expect(reads.some((n) => n['Node Type'] === 'Index Scan' && n['Index Name'] === `${table}_pkey` && /\(nr\)::text = \(\w+\.nr\)/.test(n['Index Cond'] ?? '')), shape).toBe(true);
         });
       }
     }

@@ -236,6 +236,8 @@ function lieferungList(spec: LieferungSpec, store: VersionedStore<Lieferung>): L
     defaultSort: { key: names.datum, dir: 'desc' },
     tieBreaker: `${T}.nr`,
     query: (scope) => scope.atStandorte(scope.table(resource, T).select(`${T}.*`), `${T}.standort_nr`),
+    // Every sort reads the delivery's own columns, each with an index ending in the number (list-plans.test.ts).
+    keysFirst: { alias: T },
     // Names as the delivery saw them: from the version it refers to (joined to the page's rows only), and the
     // statuses computed from linked records.
     joined: {

@@ -2,8 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TenantScope } from '../../db/scope.js';
 import { einlieferungConfig } from '../../features/lieferungen/einlieferungen.js';
+import { seedScale } from '../../seeds/scale.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
-import { fetchPage, isDay, listHref, parseListState } from './engine.js';
+import { fetchPage, isDay, KEYS_FIRST_FROM, listHref, parseListState, type ListDefinition } from './engine.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -31,6 +32,55 @@ describe('fetchPage', () => {
     expect(capped).toMatchObject({ total: 50, totalExact: false, page: 3, totals: { summeLiter: null, summeKg: null } });
     const exact = await fetchPage(def, scope, state);
     expect(capped.rows.map((r) => r.nr)).toEqual(exact.rows.map((r) => r.nr));
+  });
+});
+
+describe('deep pages read by key (keysFirst)', () => {
+  const MANDANT = 'TIEF';
+  const def = einlieferungConfig.list;
+  // The same list read the plain way: filtered, ordered, OFFSET over whole rows.
+  const plain = { ...def, keysFirst: undefined } as ListDefinition<unknown>;
+  beforeAll(async () => {
+    await seedScale(t.db.knex, { mandant: MANDANT, deliveries: 4000 });
+  }, 60_000);
+
+  // Whether a page read by key is the very page the plain read gives: rows, their order, every field.
+  async function samePages(query: Record<string, string>, standorte: 'all' | string[] = 'all') {
+    const offered = { ...def, filters: def.filters.map((f) => (f.kind === 'select' && query[f.key] && !f.options?.some((o) => o.value === query[f.key]) ? { ...f, options: [{ value: query[f.key], label: query[f.key] }] } : f)) };
+    // Five rows a page: the search and the one location's list have enough pages beyond KEYS_FIRST_FROM too.
+    const size = 5;
+    const first = parseListState(offered, query, size);
+    expect(first.errors).toEqual([]);
+    const scope = new TenantScope(t.db.knex, MANDANT, standorte);
+    const last = Math.ceil((await fetchPage(def, scope, first.state)).total / size);
+    // The last page that skips fewer rows than KEYS_FIRST_FROM, the first that skips as many, one between, the
+    // last, and one beyond it (shows the last).
+    const from = KEYS_FIRST_FROM / size + 1;
+    expect(last).toBeGreaterThan(from + 1);
+    const pages = [from - 1, from, Math.ceil((from + last) / 2), last, last + 1];
+    for (const page of pages) {
+      const { state } = parseListState(offered, { ...query, page: String(page) }, size);
+      const [byKey, byOffset] = [await fetchPage(def, scope, state), await fetchPage(plain, scope, state)];
+      expect(byKey.rows.length, `page ${page}`).toBeGreaterThan(0);
+      expect(byKey, `page ${page} of ${JSON.stringify(query)}`).toEqual(byOffset);
+    }
+  }
+
+  it('shows on every sort, both ways, the rows and the order OFFSET over whole rows shows', async () => {
+    for (const col of def.columns.filter((c) => c.sql)) {
+      for (const dir of ['asc', 'desc']) await samePages({ sort: `${col.key}:${dir}` });
+    }
+  });
+
+  it('the same with a filter, a search, and a user who sees some locations only', async () => {
+    const alle = (await t.db.knex('standorte').where({ mandant: MANDANT }).orderBy('nr').pluck('nr')) as string[];
+    const standorte = alle.slice(0, 3);
+    expect(standorte.length).toBeLessThan(alle.length);
+    await samePages({ status: 'completed', sort: 'entladeneMenge:asc' });
+    // A vehicle's first word: found in many deliveries' own texts (the word index), as in the bench.
+    const { vehicle_name: vehicle } = await t.db.knex('einlieferungen').where({ mandant: MANDANT }).whereNotNull('vehicle_name').first('vehicle_name');
+    await samePages({ q: String(vehicle).split(/\s+/)[0] });
+    await samePages({ sort: 'nr:asc' }, standorte);
   });
 });
 

@@ -7,6 +7,7 @@
 // constraint, detail, …), which the server's thread puts on an Error of its own.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { execSimple } from './pglite-simple-query.js';
 import { PG_DATE_OID, WAIT_LIMIT_MS, type PlainError, type ThreadCall, type ThreadInit, type ThreadReply } from './pglite-thread-protocol.js';
 
 const port = parentPort!;
@@ -27,33 +28,36 @@ const reply = (message: ThreadReply, transfer: ArrayBuffer[] = []) => port.postM
 // A DATE stays its ISO text, as on PostgreSQL (src/db/knex.ts): the parser is a function, so it is set here.
 const db = new PGlite({ ...(init.dataDir ? { dataDir: init.dataDir } : {}), loadDataDir: init.loadDataDir, parsers: { [PG_DATE_OID]: (v: string) => v } });
 
+/** exec(), its answer read by node-postgres's parser (src/db/pglite-simple-query.ts): the same results, less work. */
+const exec = (sql: string) => execSimple(db, sql);
+
 /** The statements prepared in this session (a PREPARE_FIRST call's name, once its PREPARE succeeded). */
 const prepared = new Set<string>();
 
 async function run(call: ThreadCall): Promise<{ ok: unknown; transfer?: ArrayBuffer[] }> {
   for (const statement of call.prepare ?? []) {
     if (prepared.has(statement.name)) continue;
-    await db.exec(`PREPARE ${statement.name} AS ${statement.sql}`);
+    await exec(`PREPARE ${statement.name} AS ${statement.sql}`);
     prepared.add(statement.name);
   }
   switch (call.op) {
     case 'query':
       return { ok: await db.query(call.sql, call.params, call.options) };
     case 'exec':
-      return { ok: await db.exec(call.sql) };
+      return { ok: await exec(call.sql) };
     case 'alone':
       try {
-        await db.exec(call.begin);
+        await exec(call.begin);
         const result = await db.query(call.sql, call.params);
-        await db.exec('COMMIT');
+        await exec('COMMIT');
         return { ok: result };
       } catch (err) {
         // Whatever failed (the settings, the statement, COMMIT), the call leaves no transaction behind.
-        if (db.isInTransaction()) await db.exec('ROLLBACK').catch(() => {});
+        if (db.isInTransaction()) await exec('ROLLBACK').catch(() => {});
         throw err;
       }
     case 'release':
-      if (db.isInTransaction()) await db.exec('ROLLBACK');
+      if (db.isInTransaction()) await exec('ROLLBACK');
       return { ok: null };
     case 'dump': {
       const bytes = await (await db.dumpDataDir(call.compression)).arrayBuffer();

@@ -123,7 +123,7 @@ export interface ListDefinition<R, S extends ListSource = TenantScope> {
   joined?: { alias: string; add(source: S, qb: Knex.QueryBuilder): Knex.QueryBuilder };
   /**
    * A deep page (KEYS_FIRST_FROM rows skipped or more) reads its keys first and then its rows by key
-   * (pageRows()): OFFSET then skips index entries, which an index on the filters and the sort gives without
+   * (inOrder()): OFFSET then skips index entries, which an index on the filters and the sort gives without
    * visiting the table, instead of whole rows. `alias` is the list table's alias in `query`; every sort
    * expression and the tieBreaker must read that table's own columns only (they order the rows read by key).
    */

@@ -1,6 +1,7 @@
 // The list machinery against the real database: counting stops at the cap (and says so), sums only when exact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TenantScope } from '../../db/scope.js';
+import { ablieferungConfig } from '../../features/lieferungen/ablieferungen.js';
 import { einlieferungConfig } from '../../features/lieferungen/einlieferungen.js';
 import { seedScale } from '../../seeds/scale.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
@@ -37,15 +38,15 @@ describe('fetchPage', () => {
 
 describe('deep pages read by key (keysFirst)', () => {
   const MANDANT = 'TIEF';
-  const def = einlieferungConfig.list;
-  // The same list read the plain way: filtered, ordered, OFFSET over whole rows.
-  const plain = { ...def, keysFirst: undefined } as ListDefinition<unknown>;
   beforeAll(async () => {
     await seedScale(t.db.knex, { mandant: MANDANT, deliveries: 4000 });
   }, 60_000);
 
-  // Whether a page read by key is the very page the plain read gives: rows, their order, every field.
-  async function samePages(query: Record<string, string>, standorte: 'all' | string[] = 'all') {
+  // Whether a page read by key is the very page the plain read (filtered, ordered, OFFSET over whole rows)
+  // gives: rows, their order, every field.
+  async function samePages(def: ListDefinition<unknown>, query: Record<string, string>, standorte: 'all' | string[] = 'all') {
+    expect(def.keysFirst).toBeDefined();
+    const plain = { ...def, keysFirst: undefined };
     const offered = { ...def, filters: def.filters.map((f) => (f.kind === 'select' && query[f.key] && !f.options?.some((o) => o.value === query[f.key]) ? { ...f, options: [{ value: query[f.key], label: query[f.key] }] } : f)) };
     // Five rows a page: the search and the one location's list have enough pages beyond KEYS_FIRST_FROM too.
     const size = 5;
@@ -62,25 +63,29 @@ describe('deep pages read by key (keysFirst)', () => {
       const { state } = parseListState(offered, { ...query, page: String(page) }, size);
       const [byKey, byOffset] = [await fetchPage(def, scope, state), await fetchPage(plain, scope, state)];
       expect(byKey.rows.length, `page ${page}`).toBeGreaterThan(0);
-      expect(byKey, `page ${page} of ${JSON.stringify(query)}`).toEqual(byOffset);
+      expect(byKey, `${def.id}: page ${page} of ${JSON.stringify(query)}`).toEqual(byOffset);
     }
   }
 
-  it('shows on every sort, both ways, the rows and the order OFFSET over whole rows shows', async () => {
-    for (const col of def.columns.filter((c) => c.sql)) {
-      for (const dir of ['asc', 'desc']) await samePages({ sort: `${col.key}:${dir}` });
-    }
-  });
+  for (const config of [einlieferungConfig, ablieferungConfig]) {
+    const def = config.list as ListDefinition<unknown>;
+    it(`${def.id}: shows on every sort, both ways, the rows and the order OFFSET over whole rows shows`, async () => {
+      for (const col of def.columns.filter((c) => c.sql)) {
+        for (const dir of ['asc', 'desc']) await samePages(def, { sort: `${col.key}:${dir}` });
+      }
+    });
+  }
 
   it('the same with a filter, a search, and a user who sees some locations only', async () => {
+    const def = einlieferungConfig.list as ListDefinition<unknown>;
     const alle = (await t.db.knex('standorte').where({ mandant: MANDANT }).orderBy('nr').pluck('nr')) as string[];
     const standorte = alle.slice(0, 3);
     expect(standorte.length).toBeLessThan(alle.length);
-    await samePages({ status: 'completed', sort: 'entladeneMenge:asc' });
+    await samePages(def, { status: 'completed', sort: 'entladeneMenge:asc' });
     // A vehicle's first word: found in many deliveries' own texts (the word index), as in the bench.
     const { vehicle_name: vehicle } = await t.db.knex('einlieferungen').where({ mandant: MANDANT }).whereNotNull('vehicle_name').first('vehicle_name');
-    await samePages({ q: String(vehicle).split(/\s+/)[0] });
-    await samePages({ sort: 'nr:asc' }, standorte);
+    await samePages(def, { q: String(vehicle).split(/\s+/)[0] });
+    await samePages(def, { sort: 'nr:asc' }, standorte);
   });
 });
 

@@ -91,4 +91,68 @@ describe('session store', () => {
     await store.save('sid-stand-leser', { ...sessionOf(ids.LESER), mandant: 'DEMO' } as SessionData);
     expect((await store.loadWithUser('sid-stand-leser', 'NORD')).user?.staende).toBeUndefined();
   });
+
+  describe('reads that arrive together', () => {
+    const statementsDuring = async <T>(run: () => Promise<T>): Promise<{ result: T; statements: number }> => {
+      let statements = 0;
+      const count = () => statements++;
+      t.db.knex.on('query', count);
+      try {
+        return { result: await run(), statements };
+      } finally {
+        t.db.knex.off('query', count);
+      }
+    };
+
+    it('go out as one statement, and each is answered as it would be alone', async () => {
+      await store.save('sid-batch-user', { ...sessionOf(ids.USER), mandant: 'DEMO' } as SessionData);
+      await store.save('sid-batch-leser', { ...sessionOf(ids.LESER), mandant: 'DEMO' } as SessionData);
+      await store.save('sid-batch-anonymous', sessionOf());
+      await store.save('sid-batch-old', sessionOf(ids.USER));
+      // Begun longer ago than a session may last (SESSION_ABSOLUTE_MS), though used a moment ago.
+      await t.db.knex('sessions').where({ sid: 'sid-batch-old' }).update({ created_at: new Date(Date.now() - 9 * 3600_000) });
+      const reads: [string, string | null][] = [
+        ['sid-batch-user', null], ['sid-batch-leser', null], ['no-such-sid', null], ['sid-batch-anonymous', null],
+        ['sid-batch-old', null], ['sid-batch-user', 'NORD'], ['sid-batch-leser', 'NORD'], ['sid-batch-user', null],
+      ];
+      const together = await statementsDuring(() => Promise.all(reads.map(([sid, mandant]) => store.loadWithUser(sid, mandant))));
+      expect(together.statements).toBe(1);
+
+      const alone = [];
+      for (const [sid, mandant] of reads) alone.push(await store.loadWithUser(sid, mandant));
+      expect(together.result).toEqual(alone);
+      // What the reads found, as a user would meet it: their own name and tenant's counters, nothing of others.
+      expect(together.result.map(({ sess, user }) => [sess ? 'session' : 'none', user?.login ?? null, user?.staende?.mandant ?? null])).toEqual([
+        ['session', 'USER', 'DEMO'], ['session', 'LESER', 'DEMO'], ['none', null, null], ['session', null, null],
+        ['none', null, null], ['session', 'USER', 'NORD'], ['session', 'LESER', null], ['session', 'USER', 'DEMO'],
+      ]);
+    });
+
+    it('a read begun after a change sees it, though the read before it was just answered', async () => {
+      await store.save('sid-batch-change', { ...sessionOf(ids.USER), mandant: 'DEMO' } as SessionData);
+      const before = await store.loadWithUser('sid-batch-change');
+      await new Promise<void>((resolve) => store.destroy('sid-batch-change', () => resolve()));
+      const [after, other] = await Promise.all([store.loadWithUser('sid-batch-change'), store.loadWithUser('sid-batch-user')]);
+      expect(before.user?.login).toBe('USER');
+      expect(after).toEqual({ sess: null, user: null });
+      expect(other.user?.login).toBe('USER');
+    });
+
+    it('more than a statement takes go out in several, every read answered', async () => {
+      const sids = Array.from({ length: 150 }, (_, i) => (i % 3 === 0 ? 'sid-batch-user' : i % 3 === 1 ? 'sid-batch-leser' : `none-${i}`));
+      const { result, statements } = await statementsDuring(() => Promise.all(sids.map((sid) => store.loadWithUser(sid))));
+      expect(statements).toBe(2);
+      expect(result.map((r) => r.user?.login ?? null)).toEqual(sids.map((sid) => (sid === 'sid-batch-user' ? 'USER' : sid === 'sid-batch-leser' ? 'LESER' : null)));
+    });
+
+    it('a value the database refuses fails its own read only', async () => {
+      // PostgreSQL cannot hold NUL in text: the shared statement fails, and each read is tried again alone.
+      const [good, bad, other] = await Promise.allSettled([
+        store.loadWithUser('sid-batch-user'), store.loadWithUser('bad\u0000sid'), store.loadWithUser('sid-batch-leser'),
+      ]);
+      expect(good.status === 'fulfilled' && good.value.user?.login).toBe('USER');
+      expect(bad.status).toBe('rejected');
+      expect(other.status === 'fulfilled' && other.value.user?.login).toBe('LESER');
+    });
+  });
 });

@@ -43,11 +43,51 @@ interface SessionValues {
   mandant: string | null;
 }
 
-/** The session's statement as knex compiled it: its text, its bindings, and which of them take which value. */
-interface CompiledStatement {
-  sql: string;
-  template: Knex.RawBinding[];
-  slots: [keyof SessionValues, number][];
+/** At most this many session reads go out in one statement; more in the same turn make a second. */
+const READS_PER_STATEMENT = 100;
+
+/**
+ * Session reads collected for one turn of the event loop: the first read of a turn schedules the statement
+ * (setImmediate, after every request the turn's I/O brought in has reached its read), the rest join it. Each
+ * read still starts after its request arrived, so it sees every change committed before that; what the batch
+ * saves is a round trip, a statement and a wake-up of the database per request.
+ */
+class SessionReads {
+  private waiting: { values: SessionValues; resolve: (row: Record<string, any> | undefined) => void; reject: (err: unknown) => void }[] = [];
+
+  constructor(private readonly readAll: (batch: SessionValues[]) => Promise<(Record<string, any> | undefined)[]>) {}
+
+  read(values: SessionValues): Promise<Record<string, any> | undefined> {
+    return new Promise((resolve, reject) => {
+      if (this.waiting.length === 0) setImmediate(() => this.flush());
+      this.waiting.push({ values, resolve, reject });
+    });
+  }
+
+  private flush(): void {
+    const all = this.waiting;
+    this.waiting = [];
+    for (let i = 0; i < all.length; i += READS_PER_STATEMENT) this.send(all.slice(i, i + READS_PER_STATEMENT));
+  }
+
+  /**
+   * A statement that fails on a value (SQLSTATE class 22, data exception) for several reads is sent again for
+   * each alone: one request's fault is no other's. Any other failure (the database unreachable) is every read's.
+   */
+  private send(part: typeof this.waiting): void {
+    this.readAll(part.map((w) => w.values)).then(
+      (rows) => part.forEach((w, n) => w.resolve(rows[n])),
+      (err) => {
+        if (part.length > 1 && isDataException(err)) part.forEach((w) => this.send([w]));
+        else part.forEach((w) => w.reject(err));
+      },
+    );
+  }
+}
+
+function isDataException(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('22');
 }
 
 /** A user read with its session, waiting for passport's deserializeUser in the same request. */
@@ -121,36 +161,42 @@ export class KnexSessionStore extends session.Store {
    * The session's statement: the same text for every signed-in request, so built by knex once and then only
    * given its values (building and compiling it for each request was about a tenth of a remembered list
    * page's CPU, bench/README.md "2026-12-02, third session"), and prepared (PostgreSQL parses and plans it once
-   * per connection).
+   * per connection). The reads that arrive in one turn of the event loop go out together (SessionReads above):
+   * one row of values each (`unnest … with ordinality`, the row's number tells whose answer is whose), and each
+   * session looked up by its key in a lateral `limit 1`, so the plan stays an index lookup per read whatever the
+   * planner guesses of the sessions table's size.
    */
-  private statement?: CompiledStatement;
-  private async readSession(values: SessionValues): Promise<Record<string, any> | undefined> {
-    const { sql, template, slots } = (this.statement ??= this.compileStatement());
-    const bindings = template.slice();
-    for (const [name, index] of slots) bindings[index] = values[name] as Knex.RawBinding;
-    const { rows } = (await prepared(this.knex.raw(sql, bindings))) as { rows: Record<string, any>[] };
-    return rows[0];
+  private statement?: string;
+  private reads?: SessionReads;
+  private readSession(values: SessionValues): Promise<Record<string, any> | undefined> {
+    this.reads ??= new SessionReads((batch) => this.readSessions(batch));
+    return this.reads.read(values);
   }
 
-  private compileStatement(): CompiledStatement {
-    // Each value stands in as a marker of its own while knex builds the text, so its places among the bindings
-    // can be found afterwards.
-    const marker = (name: keyof SessionValues) => `\u0000${name}`;
+  private async readSessions(batch: SessionValues[]): Promise<(Record<string, any> | undefined)[]> {
+    const sql = (this.statement ??= this.compileStatement());
+    const column = <K extends keyof SessionValues>(name: K, of: (v: SessionValues[K]) => unknown) => batch.map((v) => of(v[name]));
+    const iso = (d: Date) => d.toISOString();
+    const bindings = [
+      column('sid', String), column('mandant', (m) => m), column('now', iso), column('absoluteSince', iso), column('heute', String),
+    ] as unknown as Knex.RawBinding[];
+    const { rows } = (await prepared(this.knex.raw(sql, bindings))) as { rows: Record<string, any>[] };
+    const byNr: (Record<string, any> | undefined)[] = new Array(batch.length);
+    for (const row of rows) byNr[Number(row.lese_nr) - 1] = row;
+    return byNr;
+  }
+
+  private compileStatement(): string {
     const user = this.knex('benutzer as b').whereRaw('b.id = s.benutzer_id').select(currentUserColumns(this.knex)).toQuery();
-    const { sql, bindings } = this.knex('sessions as s')
-      .joinRaw(`left join lateral (${user}) as u on true`)
-      .where('s.sid', marker('sid'))
-      .andWhere('s.expires_at', '>', marker('now'))
-      .andWhere('s.created_at', '>', marker('absoluteSince'))
-      .first('s.sess', 'u.*', this.knex.raw(`s.sess->>'mandant' as sitzung_mandant`),
-        this.knex.raw(`nachrichten_ungelesen(u.id, s.sess->>'mandant', ?::date) as nachrichten_ungelesen`, [marker('heute')]),
-        this.knex.raw(`coalesce(?::varchar, s.sess->>'mandant') as stand_mandant`, [marker('mandant')]),
-        this.knex.raw(`tabellenstaende_von(u.id, coalesce(?::varchar, s.sess->>'mandant')) as tabellenstaende`, [marker('mandant')]))
-      .toSQL();
-    const names: (keyof SessionValues)[] = ['sid', 'now', 'absoluteSince', 'heute', 'mandant'];
-    const slots = bindings.flatMap((b, i) => names.filter((n) => b === marker(n)).map((n): [keyof SessionValues, number] => [n, i]));
-    for (const n of names) if (!slots.some(([m]) => m === n)) throw new Error(`session statement: no place for ${n}`);
-    return { sql, template: [...bindings] as Knex.RawBinding[], slots };
+    return `select k.nr as lese_nr, s.sess, u.*, s.sess->>'mandant' as sitzung_mandant,
+        nachrichten_ungelesen(u.id, s.sess->>'mandant', k.heute) as nachrichten_ungelesen,
+        coalesce(k.mandant, s.sess->>'mandant') as stand_mandant,
+        tabellenstaende_von(u.id, coalesce(k.mandant, s.sess->>'mandant')) as tabellenstaende
+      from unnest(?::varchar[], ?::varchar[], ?::timestamptz[], ?::timestamptz[], ?::date[])
+             with ordinality as k(sid, mandant, jetzt, seit, heute, nr)
+      cross join lateral (select s.sess, s.benutzer_id from sessions s
+        where s.sid = k.sid and s.expires_at > k.jetzt and s.created_at > k.seit limit 1) as s
+      left join lateral (${user}) as u on true`;
   }
 
   private hand(sid: string, handed: Handed): void {

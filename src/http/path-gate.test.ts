@@ -5,7 +5,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app.js';
 import { signIn } from '../testing/session.js';
-import { admits, leadingSegments, pathGate, routePrefixes, type Prefixes } from './path-gate.js';
+import { admits, gated, leadingSegments, pathGate, routePrefixes, type Prefixes } from './path-gate.js';
 
 const asObject = (p: Prefixes | null) => p && Object.fromEntries([...p].map(([k, v]) => [k, v && [...v].sort()]));
 
@@ -71,6 +71,72 @@ describe('routePrefixes', () => {
   });
 });
 
+describe('gated: several routers as one handler', () => {
+  /** An app with three feature routers behind one gated(); `entered` records which routers a request entered. */
+  function appWith() {
+    const entered: string[] = [];
+    const enter = (name: string): express.RequestHandler => (_req, _res, next) => {
+      entered.push(name);
+      next();
+    };
+    const a = express.Router();
+    a.use('/bewegungsdaten/einlieferungen', enter('a'));
+    a.get('/bewegungsdaten/einlieferungen/:nr', (req, res, next) => (['weiter', 'route', 'kaputt'].includes(req.params.nr) ? next() : res.send(`a ${req.params.nr}`)));
+    const b = express.Router();
+    b.use('/bewegungsdaten', enter('b'));
+    b.get('/bewegungsdaten/einlieferungen/:nr', (req, res, next) => (req.params.nr === 'kaputt' ? next(new Error('b broke')) : req.params.nr === 'route' ? next('route') : res.send(`b ${req.params.nr}`)));
+    b.get('/bewegungsdaten/ablieferungen', (_req, res) => res.send('b ablieferungen'));
+    const c = express.Router();
+    c.use('/stammdaten', enter('c'));
+    c.get('/stammdaten/produkte', (_req, res) => res.send('c produkte'));
+    const app = express();
+    const lang = express.Router({ mergeParams: true });
+    lang.use(gated(a, b, c));
+    lang.use((req, res) => res.status(404).send(`none for ${req.params.lang}`));
+    app.use('/:lang', lang);
+    app.use((err: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => res.status(500).send(err.message));
+    return { app, entered };
+  }
+
+  it('enters only the routers whose routes could match, in their order, each after the one before passed on', async () => {
+    const { app, entered } = appWith();
+    const first = await request(app).get('/de/bewegungsdaten/einlieferungen/EL-1');
+    expect([first.status, first.text, entered.splice(0)]).toEqual([200, 'a EL-1', ['a']]);
+    const passed = await request(app).get('/de/Bewegungsdaten/Einlieferungen/weiter');
+    expect([passed.status, passed.text, entered.splice(0)]).toEqual([200, 'b weiter', ['a', 'b']]);
+    const second = await request(app).get('/de/bewegungsdaten/ablieferungen');
+    expect([second.status, second.text, entered.splice(0)]).toEqual([200, 'b ablieferungen', ['b']]);
+    const third = await request(app).get('/en/stammdaten/produkte?x=1');
+    expect([third.status, third.text, entered.splice(0)]).toEqual([200, 'c produkte', ['c']]);
+  });
+
+  it('passes what none answers on with the outer parameters, an error straight to the error handler', async () => {
+    const { app, entered } = appWith();
+    const none = await request(app).get('/en/berichte/x');
+    expect([none.status, none.text, entered.splice(0)]).toEqual([404, 'none for en', []]);
+    const unanswered = await request(app).get('/de/stammdaten/partner');
+    expect([unanswered.status, unanswered.text, entered.splice(0)]).toEqual([404, 'none for de', ['c']]);
+    const route = await request(app).get('/de/bewegungsdaten/einlieferungen/route');
+    expect([route.status, route.text, entered.splice(0)]).toEqual([404, 'none for de', ['a', 'b']]);
+    const broken = await request(app).get('/de/bewegungsdaten/einlieferungen/kaputt');
+    expect([broken.status, broken.text, entered.splice(0)]).toEqual([500, 'b broke', ['a', 'b']]);
+  });
+
+  it('tells routePrefixes what its routers hold, when mounted inside another router', () => {
+    const a = express.Router();
+    a.get('/bewegungsdaten/einlieferungen', () => {});
+    const b = express.Router();
+    b.get('/hilfe/faq', () => {});
+    const outer = express.Router();
+    outer.use(gated(a, b));
+    expect(asObject(routePrefixes(outer))).toEqual({ bewegungsdaten: ['einlieferungen'], hilfe: ['faq'] });
+    const any = express.Router();
+    any.use(() => {});
+    outer.use(gated(any));
+    expect(routePrefixes(outer)).toBeNull();
+  });
+});
+
 describe('the app behind its gates', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -81,8 +147,8 @@ describe('the app behind its gates', () => {
   /** Every gate in the app's router tree, with what it lets in. */
   function gates(stack: { handle: unknown }[], found: (Prefixes | null)[] = []) {
     for (const layer of stack) {
-      const handle = layer.handle as { gated?: express.Router; stack?: { handle: unknown }[] };
-      if (handle.gated) found.push(routePrefixes(handle.gated));
+      const handle = layer.handle as { gated?: express.Router[]; stack?: { handle: unknown }[] };
+      if (handle.gated) found.push(...handle.gated.map((router) => routePrefixes(router)));
       else if (handle.stack) gates(handle.stack, found);
     }
     return found;

@@ -13,20 +13,68 @@ import type { NextFunction, Request, RequestHandler, Response, Router } from 'ex
  * expression) means the router is never skipped. Segments are compared lower-cased and undecoded, as Express
  * matches routes (case-insensitive, on the encoded path).
  */
-export function pathGate(router: Router): RequestHandler & { gated: Router } {
-  let prefixes: Prefixes | null | undefined;
-  function gate(req: Request, res: Response, next: NextFunction) {
-    // Read when the first request comes: by then every route has been added.
-    if (prefixes === undefined) prefixes = routePrefixes(router);
-    if (prefixes !== null && !admits(prefixes, req.url)) return next();
-    return router(req, res, next);
-  }
-  // For the test that every feature's router is gated (path-gate.test.ts).
-  return Object.assign(gate, { gated: router });
+export function pathGate(router: Router): RequestHandler & { gated: Router[] } {
+  return gated(router);
 }
 
-/** Feature routers in the order they are tried, each behind its gate (for one `use()`). */
-export const gated = (...routers: Router[]): RequestHandler[] => routers.map(pathGate);
+/**
+ * Feature routers in the order they are tried, each behind its gate, as one handler: it enters, in their order,
+ * only the routers whose routes could match the request's path, each after the one before passed the request on.
+ * One layer of the router it is mounted in instead of one per feature router: Express's stepping from layer to
+ * layer (matching, merging the parameters, its callbacks) cost more than the gates' lookups (bench/README.md,
+ * "2026-12-03, fourth").
+ */
+export function gated(...routers: Router[]): RequestHandler & { gated: Router[] } {
+  let index: GateIndex | undefined;
+  function dispatch(req: Request, res: Response, next: NextFunction) {
+    // Built when the first request comes: by then every route has been added.
+    index ??= gateIndex(routers);
+    const [first, second] = leadingSegments(req.url);
+    const candidates = index.byFirst.get(first) ?? index.anyPath;
+    let i = 0;
+    const step = (err?: unknown): void => {
+      // An error, or 'router' (leave the router this handler is mounted in), goes on as from any middleware.
+      if (err !== undefined && err !== null && err !== 'route') {
+        next(err);
+        return;
+      }
+      while (i < candidates.length) {
+        const { router, seconds } = candidates[i++];
+        if (seconds === null || seconds.has(second)) {
+          router(req, res, step);
+          return;
+        }
+      }
+      next();
+    };
+    step();
+  }
+  return Object.assign(dispatch, { gated: routers });
+}
+
+interface GateEntry {
+  router: Router;
+  /** The second segments the router's routes have under the first one; null: any. */
+  seconds: ReadonlySet<string> | null;
+}
+
+/** For each first segment, the routers that could answer below it, in their order; anyPath: those for any path. */
+interface GateIndex {
+  byFirst: Map<string, GateEntry[]>;
+  anyPath: GateEntry[];
+}
+
+function gateIndex(routers: Router[]): GateIndex {
+  const prefixes = routers.map((router) => ({ router, prefixes: routePrefixes(router) }));
+  const firsts = new Set(prefixes.flatMap((p) => (p.prefixes ? [...p.prefixes.keys()] : [])));
+  const entriesFor = (first: string | null): GateEntry[] =>
+    prefixes.flatMap(({ router, prefixes: p }) => {
+      if (p === null) return [{ router, seconds: null }];
+      const seconds = first === null ? undefined : p.get(first);
+      return seconds === undefined ? [] : [{ router, seconds }];
+    });
+  return { byFirst: new Map([...firsts].map((first) => [first, entriesFor(first)])), anyPath: entriesFor(null) };
+}
 
 /** First segment → the second segments routes have under it (null: any second segment, or none). */
 export type Prefixes = ReadonlyMap<string, ReadonlySet<string> | null>;
@@ -60,7 +108,7 @@ interface LayerLike {
   rawPath?: unknown;
   slash?: boolean;
   route?: { path?: unknown };
-  handle?: { stack?: LayerLike[]; gated?: { stack?: LayerLike[] } };
+  handle?: { stack?: LayerLike[]; gated?: { stack?: LayerLike[] }[] };
 }
 
 /**
@@ -82,11 +130,15 @@ export function routePrefixes(router: { stack?: unknown }): Prefixes | null {
     if (layer.slash) {
       // Middleware without a path: a nested router (gated or not) is as narrow as its own routes, anything else
       // matches all.
-      const nested = layer.handle ? routePrefixes(layer.handle.gated ?? layer.handle) : null;
-      if (nested === null) return null;
-      for (const [first, seconds] of nested) {
-        if (seconds === null) add(first, null);
-        else for (const second of seconds) add(first, second);
+      const inner = layer.handle ? (layer.handle.gated ?? [layer.handle]) : [];
+      if (inner.length === 0) return null;
+      for (const router of inner) {
+        const nested = routePrefixes(router);
+        if (nested === null) return null;
+        for (const [first, seconds] of nested) {
+          if (seconds === null) add(first, null);
+          else for (const second of seconds) add(first, second);
+        }
       }
       continue;
     }

@@ -11,7 +11,7 @@ export interface ApiRoute {
 
 interface LayerLike {
   route?: { path: unknown; methods?: Record<string, boolean> };
-  handle?: { stack?: LayerLike[]; gated?: { stack?: LayerLike[] } };
+  handle?: { stack?: LayerLike[]; gated?: { stack?: LayerLike[] }[] };
   rawPath?: unknown;
   path?: unknown;
   name?: string;
@@ -42,12 +42,12 @@ function walk(stack: LayerLike[], prefix: string, out: ApiRoute[]): void {
           if (METHODS.has(method)) out.push({ method, path: join(prefix, p) });
         }
       }
-    } else if (layer.handle && Array.isArray((layer.handle.gated ?? layer.handle).stack)) {
-      // A mounted router, or one behind its path gate (src/http/path-gate.ts): its mount path is kept as rawPath
-      // by router@2 (Express 5).
+    } else if (layer.handle && (layer.handle.gated ?? [layer.handle]).every((r) => Array.isArray(r.stack))) {
+      // A mounted router, or routers behind their path gates (src/http/path-gate.ts): its mount path is kept as
+      // rawPath by router@2 (Express 5).
       const mount = asPaths(layer.rawPath ?? layer.path);
       if (!mount) throw new Error(`router layer ${layer.name ?? '?'} below ${prefix} has no readable mount path`);
-      for (const m of mount) walk((layer.handle.gated ?? layer.handle).stack!, join(prefix, m), out);
+      for (const m of mount) for (const router of layer.handle.gated ?? [layer.handle]) walk(router.stack!, join(prefix, m), out);
     }
   }
 }

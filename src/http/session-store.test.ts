@@ -3,7 +3,7 @@
 import type { SessionData } from 'express-session';
 import { systemClock } from '../clock.js';
 import { createTestApp, type TestApp } from '../testing/app.js';
-import { KnexSessionStore } from './session-store.js';
+import { KnexSessionStore, sessionStatement } from './session-store.js';
 
 let t: TestApp;
 let store: KnexSessionStore;
@@ -143,6 +143,31 @@ describe('session store', () => {
       const { result, statements } = await statementsDuring(() => Promise.all(sids.map((sid) => store.loadWithUser(sid))));
       expect(statements).toBe(2);
       expect(result.map((r) => r.user?.login ?? null)).toEqual(sids.map((sid) => (sid === 'sid-batch-user' ? 'USER' : sid === 'sid-batch-leser' ? 'LESER' : null)));
+    });
+
+    it('is planned once per connection: after its first executions the database keeps the generic plan, a lookup by key per read', async () => {
+      await store.save('sid-plan-user', { ...sessionOf(ids.USER), mandant: 'DEMO' } as SessionData);
+      await store.save('sid-plan-leser', { ...sessionOf(ids.LESER), mandant: 'DEMO' } as SessionData);
+      let n = 0;
+      const text = sessionStatement(t.db.knex).replace(/\?/g, () => `$${++n}`);
+      const values = `('{sid-plan-user,sid-plan-leser,no-such-sid}', '{NULL,NULL,NULL}', array[now(), now(), now()],
+        array[now() - interval '1 hour', now() - interval '1 hour', now() - interval '1 hour'], array[current_date, current_date, current_date])`;
+      const { found, plans, plan } = await t.db.knex.transaction(async (trx) => {
+        await trx.raw(`prepare sitzung_plan as ${text}`);
+        let result: { rows: { lese_nr: string; login: string }[] } | undefined;
+        for (let i = 0; i < 8; i++) result = await trx.raw(`execute sitzung_plan${values}`);
+        const counts = await trx.raw(`select generic_plans, custom_plans from pg_prepared_statements where name = 'sitzung_plan'`);
+        const explained = await trx.raw(`explain execute sitzung_plan${values}`);
+        await trx.raw('deallocate sitzung_plan');
+        return { found: result!.rows.map((r) => [Number(r.lese_nr), r.login]), plans: counts.rows[0], plan: (explained.rows as Record<string, string>[]).map((r) => r['QUERY PLAN']).join('\n') };
+      });
+      expect(found).toEqual([[1, 'USER'], [2, 'LESER']]);
+      // PostgreSQL plans a prepared statement with its values five times, then keeps the generic plan if it costs
+      // no more: each later execution is one of the generic plan's.
+      expect(Number(plans.generic_plans)).toBeGreaterThanOrEqual(3);
+      expect(Number(plans.custom_plans)).toBeLessThanOrEqual(5);
+      expect(plan).toContain('Index Scan using sessions_pkey on sessions');
+      expect(plan).not.toContain('Seq Scan on sessions');
     });
 
     it('a value the database refuses fails its own read only', async () => {

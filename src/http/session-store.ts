@@ -6,6 +6,7 @@ import { currentUserColumns, toCurrentUser, type CurrentUser } from '../auth/cur
 import type { Clock } from '../clock.js';
 import { affectedRows } from '../db/knex.js';
 import { prepared } from '../db/knex-internals.js';
+import { OneTurn, isDataException } from '../db/one-turn.js';
 import { stammdatenStand } from '../db/stand-cache.js';
 import type { Staende } from '../db/scope.js';
 import { partsIn } from './format.js';
@@ -45,50 +46,6 @@ interface SessionValues {
 
 /** At most this many session reads go out in one statement; more in the same turn make a second. */
 const READS_PER_STATEMENT = 100;
-
-/**
- * Session reads collected for one turn of the event loop: the first read of a turn schedules the statement
- * (setImmediate, after every request the turn's I/O brought in has reached its read), the rest join it. Each
- * read still starts after its request arrived, so it sees every change committed before that; what the batch
- * saves is a round trip, a statement and a wake-up of the database per request.
- */
-class SessionReads {
-  private waiting: { values: SessionValues; resolve: (row: Record<string, any> | undefined) => void; reject: (err: unknown) => void }[] = [];
-
-  constructor(private readonly readAll: (batch: SessionValues[]) => Promise<(Record<string, any> | undefined)[]>) {}
-
-  read(values: SessionValues): Promise<Record<string, any> | undefined> {
-    return new Promise((resolve, reject) => {
-      if (this.waiting.length === 0) setImmediate(() => this.flush());
-      this.waiting.push({ values, resolve, reject });
-    });
-  }
-
-  private flush(): void {
-    const all = this.waiting;
-    this.waiting = [];
-    for (let i = 0; i < all.length; i += READS_PER_STATEMENT) this.send(all.slice(i, i + READS_PER_STATEMENT));
-  }
-
-  /**
-   * A statement that fails on a value (SQLSTATE class 22, data exception) for several reads is sent again for
-   * each alone: one request's fault is no other's. Any other failure (the database unreachable) is every read's.
-   */
-  private send(part: typeof this.waiting): void {
-    this.readAll(part.map((w) => w.values)).then(
-      (rows) => part.forEach((w, n) => w.resolve(rows[n])),
-      (err) => {
-        if (part.length > 1 && isDataException(err)) part.forEach((w) => this.send([w]));
-        else part.forEach((w) => w.reject(err));
-      },
-    );
-  }
-}
-
-function isDataException(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('22');
-}
 
 /**
  * The text of the session's statement (KnexSessionStore.readSessions), its values five arrays of one element per
@@ -183,15 +140,15 @@ export class KnexSessionStore extends session.Store {
    * The session's statement: the same text for every signed-in request, so built by knex once and then only
    * given its values (building and compiling it for each request was about a tenth of a remembered list
    * page's CPU, bench/README.md "2026-12-02, third session"), and prepared (PostgreSQL parses and plans it once
-   * per connection). The reads that arrive in one turn of the event loop go out together (SessionReads above):
+   * per connection). The reads that arrive in one turn of the event loop go out together (src/db/one-turn.ts):
    * one row of values each (`unnest … with ordinality`, the row's number tells whose answer is whose), and each
    * session looked up by its key in a lateral `limit 1`, so the plan stays an index lookup per read whatever the
    * planner guesses of the sessions table's size. Planned once, too: see sessionStatement().
    */
   private statement?: string;
-  private reads?: SessionReads;
+  private reads?: OneTurn<SessionValues, Record<string, any> | undefined>;
   private readSession(values: SessionValues): Promise<Record<string, any> | undefined> {
-    this.reads ??= new SessionReads((batch) => this.readSessions(batch));
+    this.reads ??= new OneTurn((batch) => this.readSessions(batch), { most: READS_PER_STATEMENT, oneReadsFault: isDataException });
     return this.reads.read(values);
   }
 

@@ -6,7 +6,7 @@
 // Why the answers stay exact: each read is still sent after its request arrived, and the database takes the
 // statement's snapshot when the statement runs, so a read sees every change committed before its request came;
 // nothing is kept from one turn to the next. Each read keeps its own values (clock, day, tenant).
-// Used by the session's read (src/http/session-store.ts) and the health check (src/features/health).
+// Used by the session's read (src/http/session-store.ts).
 
 export interface OneTurnOptions {
   /** At most this many reads go out in one statement; more in the same turn make another. */

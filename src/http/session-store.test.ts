@@ -2,6 +2,7 @@
 // same request: once, only for the user the session names, and never after the session ended.
 import type { SessionData } from 'express-session';
 import { systemClock } from '../clock.js';
+import { withRawConnection } from '../db/knex-internals.js';
 import { createTestApp, type TestApp } from '../testing/app.js';
 import { KnexSessionStore, sessionStatement } from './session-store.js';
 
@@ -148,18 +149,23 @@ describe('session store', () => {
     it('is planned once per connection: after its first executions the database keeps the generic plan, a lookup by key per read', async () => {
       await store.save('sid-plan-user', { ...sessionOf(ids.USER), mandant: 'DEMO' } as SessionData);
       await store.save('sid-plan-leser', { ...sessionOf(ids.LESER), mandant: 'DEMO' } as SessionData);
-      let n = 0;
-      const text = sessionStatement(t.db.knex).replace(/\?/g, () => `$${++n}`);
+      // The statement with PostgreSQL's own placeholders ($1 …), as knex sends it.
+      const text = t.db.knex.raw(sessionStatement(t.db.knex), [[], [], [], [], []]).toSQL().toNative().sql;
       const values = `('{sid-plan-user,sid-plan-leser,no-such-sid}', '{NULL,NULL,NULL}', array[now(), now(), now()],
         array[now() - interval '1 hour', now() - interval '1 hour', now() - interval '1 hour'], array[current_date, current_date, current_date])`;
-      const { found, plans, plan } = await t.db.knex.transaction(async (trx) => {
-        await trx.raw(`prepare sitzung_plan as ${text}`);
-        let result: { rows: { lese_nr: string; login: string }[] } | undefined;
-        for (let i = 0; i < 8; i++) result = await trx.raw(`execute sitzung_plan${values}`);
-        const counts = await trx.raw(`select generic_plans, custom_plans from pg_prepared_statements where name = 'sitzung_plan'`);
-        const explained = await trx.raw(`explain execute sitzung_plan${values}`);
-        await trx.raw('deallocate sitzung_plan');
-        return { found: result!.rows.map((r) => [Number(r.lese_nr), r.login]), plans: counts.rows[0], plan: (explained.rows as Record<string, string>[]).map((r) => r['QUERY PLAN']).join('\n') };
+      type Rows<R> = { rows: R[] };
+      // One connection, outside a transaction: a prepared statement lives as long as its connection.
+      const { found, plans, plan } = await withRawConnection(t.db.knex, async (db) => {
+        await db.query(`prepare sitzung_plan as ${text}`);
+        try {
+          let result: Rows<{ lese_nr: string; login: string }> | undefined;
+          for (let i = 0; i < 8; i++) result = (await db.query(`execute sitzung_plan${values}`)) as Rows<{ lese_nr: string; login: string }>;
+          const counts = (await db.query(`select generic_plans, custom_plans from pg_prepared_statements where name = 'sitzung_plan'`)) as Rows<{ generic_plans: string; custom_plans: string }>;
+          const explained = (await db.query(`explain execute sitzung_plan${values}`)) as Rows<Record<string, string>>;
+          return { found: result!.rows.map((r) => [Number(r.lese_nr), r.login]), plans: counts.rows[0], plan: explained.rows.map((r) => r['QUERY PLAN']).join('\n') };
+        } finally {
+          await db.query('deallocate sitzung_plan');
+        }
       });
       expect(found).toEqual([[1, 'USER'], [2, 'LESER']]);
       // PostgreSQL plans a prepared statement with its values five times, then keeps the generic plan if it costs

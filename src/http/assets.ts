@@ -3,7 +3,7 @@
 // compressing on every request; HTML is never cached.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import express, { type Request, type RequestHandler } from 'express';
+import express, { type Request, type Router } from 'express';
 import { ROOT } from '../paths.js';
 
 export const PUBLIC_DIR = path.join(ROOT, 'public');
@@ -112,7 +112,7 @@ function precompressed(dir: string): Map<string, { br: boolean; gz: boolean }> {
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-export function serveStatic(): RequestHandler[] {
+export function serveStatic(): Router {
   const router = express.Router();
   const variants = precompressed(BUILD_DIR);
   // Every file below /build carries its content hash in its name: cached for a year, never revalidated.
@@ -137,5 +137,5 @@ export function serveStatic(): RequestHandler[] {
   for (const file of files) {
     router.get(`/${file}`, (_req, res, next) => res.sendFile(path.join(PUBLIC_DIR, file), { maxAge: '1d' }, (err) => err && next(err)));
   }
-  return [router];
+  return router;
 }

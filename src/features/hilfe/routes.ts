@@ -108,7 +108,7 @@ const YEAR = 'public, max-age=31536000, immutable';
  * current one a browser keeps the file for a year; without it (or with an old one) it asks again each time,
  * answered by ETag. Range requests work (a browser seeks in a video without loading all of it).
  */
-export function hilfevideosStatic(): RequestHandler[] {
+export function hilfevideosStatic(): Router {
   const files = express.static(VIDEO_DIR, {
     index: false,
     dotfiles: 'deny',
@@ -118,14 +118,14 @@ export function hilfevideosStatic(): RequestHandler[] {
       if (file.endsWith('.vtt')) res.setHeader('Content-Type', 'text/vtt; charset=utf-8');
     },
   });
-  return [
-    (req, res, next) => {
-      const m = /^\/([a-z0-9-]+)\.(webm|webp|de\.vtt|en\.vtt)$/.exec(req.path);
-      if (!m || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
-      const video = recordedVideos().find((v) => v.name === m[1]);
-      if (!video) return next();
-      res.setHeader('Cache-Control', req.query.v === video.hash ? YEAR : 'no-cache');
-      files(req, res, next);
-    },
-  ];
+  const router = express.Router();
+  router.use('/hilfevideos', (req, res, next) => {
+    const m = /^\/([a-z0-9-]+)\.(webm|webp|de\.vtt|en\.vtt)$/.exec(req.path);
+    if (!m || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+    const video = recordedVideos().find((v) => v.name === m[1]);
+    if (!video) return next();
+    res.setHeader('Cache-Control', req.query.v === video.hash ? YEAR : 'no-cache');
+    files(req, res, next);
+  });
+  return router;
 }

@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  extendClient, isPglite, isPlainRead, isTransaction, pgClientClass, pgliteClientClass, poolBusy, prepared, routeQuery, sendsBeginWith, withRawConnection,
+  extendClient, isPglite, isPlainRead, isTransaction, pgClientClass, pgliteClientClass, poolBusy, prepared, routeQuery, sendOnPooledConnection, sendsBeginWith, withRawConnection,
   type ClientHooks, type RunIn,
 } from './knex-internals.js';
 
@@ -240,6 +240,20 @@ describe('clients: transaction(container, config, outerTx), begin(), acquireConn
   it('lends a raw driver connection (query(sql, values)) and takes it back', async () => {
     const result = (await withRawConnection(knex, (c) => c.query('select $1::int as n', [7]))) as { rows: { n: number }[] };
     expect(result.rows[0].n).toBe(7);
+    expect(poolBusy(knex)).toBe(false);
+  });
+
+  it("sends one statement on a pooled connection through the client's query(conn, sql), which emits 'query', and gives the connection back", async () => {
+    const heard: string[] = [];
+    const listen = (q: { sql: string }) => heard.push(q.sql);
+    knex.on('query', listen);
+    try {
+      await sendOnPooledConnection(knex, 'select 1');
+      await expect(sendOnPooledConnection(knex, 'select nonsense from nowhere')).rejects.toThrow(/nowhere/);
+    } finally {
+      knex.off('query', listen);
+    }
+    expect(heard).toEqual(['select 1', 'select nonsense from nowhere']);
     expect(poolBusy(knex)).toBe(false);
   });
 

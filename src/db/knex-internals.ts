@@ -14,6 +14,8 @@
 //   transaction's client from the class, so only a subclass reaches them (src/db/knex.ts);
 // - knex-pglite's client: a `pglite` property, a response shaped like PGlite's results with `affectedRows`;
 // - knex.client.pool (tarn): numPendingAcquires() and numUsed(), for closing without aborting waiting work;
+// - a client's query(conn, sql) sends one statement on a connection of acquireConnection(), emitting 'query' as a
+//   builder's statement does (sendOnPooledConnection, the health check);
 // - a builder's options({…}) reach the client's _query as `obj.options`, which the pg client hands to pg's
 //   query config (where `name` makes pg prepare the statement once per connection and execute it after);
 // - a client's 'query' event reaches the knex instance's listeners, and knex gives every connection back through
@@ -618,6 +620,22 @@ export async function withRawConnection<R>(knex: Knex, body: (connection: { quer
   const connection = (await client.acquireConnection()) as { query(sql: string, values?: unknown[]): Promise<unknown> };
   try {
     return await body(connection);
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
+/**
+ * One statement without bindings on a pooled connection, through the client's own query path (client.query(conn,
+ * sql): its 'query' event, which the benchmark's round-trip count hears, and its errors) but without a query
+ * builder, a runner or their promises: the health check's `select 1`, where those were a tenth of the check's
+ * work (bench/README.md, "2026-12-04").
+ */
+export async function sendOnPooledConnection(knex: Knex, sql: string): Promise<void> {
+  const client = knex.client as InstanceType<ClientClass> & { query(connection: unknown, sql: string): Promise<unknown> };
+  const connection = await client.acquireConnection();
+  try {
+    await client.query(connection, sql);
   } finally {
     await client.releaseConnection(connection);
   }

@@ -9,7 +9,7 @@ import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import type { Config, DbKind } from '../config.js';
 import { PGliteThread } from './pglite-thread.js';
-import { extendClient, pgClientClass, pgliteThreadClientClass, poolBusy, type ClientClass } from './knex-internals.js';
+import { extendClient, pgClientClass, pgliteThreadClientClass, poolBusy, sendOnPooledConnection, type ClientClass } from './knex-internals.js';
 import { TENANT_BEGIN, tenantSettingsSql } from './rls.js';
 import { insideTenantTransaction } from './scope.js';
 
@@ -108,7 +108,7 @@ export function dumpEmbedded(knex: Knex): Promise<Blob> {
 
 export async function ping(knex: Knex): Promise<boolean> {
   try {
-    await knex.raw('select 1');
+    await sendOnPooledConnection(knex, 'select 1');
     return true;
   } catch {
     return false;

@@ -92,6 +92,15 @@ function rejectNulCharacters(): express.RequestHandler {
   };
 }
 
+const BULK_PATH = /^\/api\/[a-z-]+\/bulk$/;
+
+/** JSON bodies: up to 1 MB, and up to 5 MB for a bulk request, which carries up to 1,000 records (src/records/bulk.ts). */
+function jsonBodies(): express.RequestHandler {
+  const bulk = express.json({ limit: '5mb' });
+  const other = express.json({ limit: '1mb' });
+  return (req, res, next) => (BULK_PATH.test(req.path) ? bulk : other)(req, res, next);
+}
+
 /** Overlong URLs are a 404, undecodable ones or ones with NUL a 400: never a 500. */
 function rejectMalformedUrls(): express.RequestHandler {
   return (req, _res, next) => {
@@ -145,23 +154,23 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   // the language redirect; entered only by a request below one of their paths.
   app.use(gated(serveStatic(), hilfevideosStatic()));
   app.get('/healthz', healthCheck(db));
-  app.use(languageRedirects());
-  app.use(cookieParser());
-  app.use(express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 500 }));
-  // A bulk request carries up to 1,000 records (src/records/bulk.ts): a larger allowance for those paths only.
-  app.use(/^\/api\/[a-z-]+\/bulk$/, express.json({ limit: '5mb' }));
-  app.use(express.json({ limit: '1mb' }));
-  app.use(rejectNulCharacters());
-  app.use(setUpI18n(i18n));
+  // Every request below /healthz passes these, as one layer (src/http/in-order.ts).
+  app.use(inOrder(
+    languageRedirects(),
+    cookieParser(),
+    express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 500 }),
+    jsonBodies(),
+    rejectNulCharacters(),
+    setUpI18n(i18n),
+  ));
   // The public THG display and its JSON depend on the link alone, never on a session: served before one is
   // loaded, they set no cookie and may be cached (src/features/thg-anzeige).
   app.use('/api', thgAnzeigeOeffentlichApi(db.knex, clock));
   // The API description (JSON and page) is the same for everyone: public, cacheable, no session (src/features/api-docs).
   app.use('/api', apiDocsRoutes(i18n));
   app.use('/:lang', pathGate(thgAnzeigeOeffentlich(db.knex, clock)));
-  app.use(setUpWebSession(config, sessionStore));
-  app.use(setUpAuthentication(passport));
-  app.use(setUpCsrf(config));
+  // The session, the signed-in user and the CSRF check, as one layer.
+  app.use(inOrder(setUpWebSession(config, sessionStore), ...setUpAuthentication(passport), ...setUpCsrf(config)));
 
   const api = express.Router();
   api.use(tenantResponseHeader());

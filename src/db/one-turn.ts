@@ -29,6 +29,8 @@ export class OneTurn<V, R> {
     private readonly options: OneTurnOptions = {},
   ) {
     this.most = options.most ?? Infinity;
+    // Zero, a negative or a fractional count would never send every read.
+    if (!(this.most >= 1) || (this.most !== Infinity && !Number.isInteger(this.most))) throw new RangeError(`OneTurn: most must be a whole number of at least 1, not ${options.most}`);
   }
 
   read(values: V): Promise<R> {

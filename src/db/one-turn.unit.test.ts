@@ -25,7 +25,7 @@ describe('OneTurn', () => {
     expect(calls).toEqual([[1, 2, 3]]);
   });
 
-  it('sends a read of a later turn, or one made while a call is out, in a call of its own', async () => {
+  it('sends a read of a later turn in a call of its own', async () => {
     const { calls, readAll } = recorder();
     const turn = new OneTurn(readAll);
     const first = turn.read(1);
@@ -33,6 +33,35 @@ describe('OneTurn', () => {
     const second = turn.read(2);
     expect(await Promise.all([first, second])).toEqual([2, 4]);
     expect(calls).toEqual([[1], [2]]);
+  });
+
+  it('sends a read made while a call is out in a new call, without waiting for the first answer', async () => {
+    const calls: number[][] = [];
+    const pending: (() => void)[] = [];
+    const turn = new OneTurn(
+      (batch: number[]) =>
+        new Promise<number[]>((resolve) => {
+          calls.push(batch);
+          pending.push(() => resolve(batch.map((v) => v * 2)));
+        }),
+    );
+    const first = turn.read(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toEqual([[1]]);
+    const second = turn.read(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    // The first call has not answered, and the second read went out on its own.
+    expect(calls).toEqual([[1], [2]]);
+    pending[1]();
+    expect(await second).toBe(4);
+    pending[0]();
+    expect(await first).toBe(2);
+  });
+
+  it('refuses a `most` that could not send every read', () => {
+    const { readAll } = recorder();
+    for (const most of [0, -1, 1.5, Number.NaN]) expect(() => new OneTurn(readAll, { most })).toThrow(RangeError);
+    expect(() => new OneTurn(readAll, { most: 1 })).not.toThrow();
   });
 
   it('sends at most `most` reads in one call', async () => {

@@ -154,7 +154,7 @@ export function createApp({ config, db, i18n, clock = systemClock, log = (e) => 
   // the language redirect; entered only by a request below one of their paths.
   app.use(gated(serveStatic(), hilfevideosStatic()));
   app.get('/healthz', healthCheck(db));
-  // Every request below /healthz passes these, as one layer (src/http/in-order.ts).
+  // Every request that /healthz did not answer passes these, in this order, as one layer (src/http/in-order.ts).
   app.use(inOrder(
     languageRedirects(),
     cookieParser(),

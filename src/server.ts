@@ -5,7 +5,7 @@
 // open connection cannot hold the process; responses sent during the drain say `Connection: close`. Requests
 // still running after the drain timeout are cut, and the process exits 1 so that the cut shows in the logs.
 // A second signal cuts at once. A cluster worker (src/cluster.ts) drains on SIGTERM alone and on its primary's word.
-import type { Server, ServerResponse } from 'node:http';
+import http, { type Server, type ServerResponse } from 'node:http';
 import type { Express } from 'express';
 
 const POOL_CLOSE_TIMEOUT_MS = 5_000;
@@ -32,10 +32,38 @@ export interface ShutdownControl {
 
 export function listen(app: Express, options: ListenOptions): Promise<Server> {
   return new Promise((resolve, reject) => {
-    // Express calls back with the error when listening fails (port in use): a message, not a crash.
-    const server = app.listen(options.port, (err?: Error) => (err ? reject(err) : resolve(server)));
+    const server = serverFor(app);
+    // A message, not a crash, when listening fails (port in use).
+    server.once('error', reject);
+    server.listen(options.port, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
     drainOnSignal(server, options);
   });
+}
+
+/**
+ * An HTTP server for the app whose requests and responses are made with the app's prototypes from the start.
+ *
+ * Express gives every request and response its app's prototypes when it takes them (`Object.setPrototypeOf` in
+ * `app.handle`). V8 then moves the object to a hidden class of its own, outside any shared tree, and every property
+ * added to it afterwards (some thirty per request: the router's, the session's, passport's, i18next's, ours) makes
+ * new hidden classes for that one request, their descriptors copied again with each property, and every place that
+ * reads a request's or response's property meets a class it has never seen. Here each is an instance of a subclass
+ * of Node's class whose prototype is put in front of the app's and becomes the app's: Express then sets the prototype
+ * the object already has, which V8 does not count as a change, and the hidden classes are shared from request to
+ * request (bench/README.md, 2026-12-04 second). A subclass, not a constructor function calling Node's: an object
+ * begun by a plain function gets too few slots of its own and holds its properties in a dictionary.
+ */
+export function serverFor(app: Express): Server {
+  class Request extends http.IncomingMessage {}
+  class Response extends http.ServerResponse {}
+  Object.setPrototypeOf(Request.prototype, app.request);
+  Object.setPrototypeOf(Response.prototype, app.response);
+  app.request = Request.prototype as unknown as Express['request'];
+  app.response = Response.prototype as unknown as Express['response'];
+  return http.createServer({ IncomingMessage: Request, ServerResponse: Response }, app);
 }
 
 function drainOnSignal(server: Server, { drainTimeoutMs, onClose, log = console.log, signals = ['SIGTERM', 'SIGINT'], control }: ListenOptions): void {

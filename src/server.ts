@@ -54,7 +54,9 @@ export function listen(app: Express, options: ListenOptions): Promise<Server> {
  * of Node's class whose prototype is put in front of the app's and becomes the app's: Express then sets the prototype
  * the object already has, which V8 does not count as a change, and the hidden classes are shared from request to
  * request (bench/README.md, 2026-12-04 second). A subclass, not a constructor function calling Node's: an object
- * begun by a plain function gets too few slots of its own and holds its properties in a dictionary.
+ * begun by a plain function gets too few slots of its own and holds its properties in a dictionary. Meant once per
+ * app: a second server for the same app puts its classes in front again, and the first one's requests are then
+ * reshaped by Express as before (still correct, only slower).
  */
 export function serverFor(app: Express): Server {
   class Request extends http.IncomingMessage {}

@@ -1,10 +1,11 @@
 // The server `listen` serves the app from (src/server.ts): requests and responses made with the app's prototypes, so
 // that two requests at the same point of the chain share their hidden class (what V8 does otherwise is why).
+import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import v8 from 'node:v8';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serverFor } from './server.js';
+import { listen, serverFor } from './server.js';
 
 // V8's own comparison, parsed after the flag that allows it: true when both objects have the same hidden class.
 v8.setFlagsFromString('--allow-natives-syntax');
@@ -30,10 +31,13 @@ function holdingApp(held: Held[], arrived: () => void) {
   return app;
 }
 
-let close: (() => Promise<void>) | undefined;
+const servers: Server[] = [];
 afterEach(async () => {
-  await close?.();
-  close = undefined;
+  // Connections still held (a failed assertion leaves requests unanswered) are cut, so the test fails at once.
+  await Promise.all(servers.splice(0).map((s) => new Promise<void>((resolve) => {
+    s.closeAllConnections();
+    s.close(() => resolve());
+  })));
 });
 
 describe('the server of the app', () => {
@@ -43,8 +47,8 @@ describe('the server of the app', () => {
     const arrivedTwice = new Promise<void>((resolve) => (bothHeld = resolve));
     const app = holdingApp(held, () => held.length === 2 && bothHeld());
     const server = serverFor(app);
+    servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    close = () => new Promise((resolve) => server.close(() => resolve()));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 
     // Both in flight at once, so that neither has moved on (answered, finished) when they are compared.
@@ -61,5 +65,20 @@ describe('the server of the app', () => {
     for (const h of held) (h.res as unknown as { greet(): void }).greet();
     const texts = await Promise.all(answers.map(async (r) => (await r).text()));
     expect(texts).toEqual(['hello you', 'hello you']);
+  });
+
+  it('listen serves the app from such a server, and refuses a port in use with the error instead of crashing', async () => {
+    const options = { port: 0, drainTimeoutMs: 1_000, onClose: async () => {}, signals: [] };
+    const app = express();
+    // Made by the server's subclass of Node's class (not by Node's own, reshaped by Express afterwards).
+    app.get('/', (req, res) => {
+      res.send(req instanceof http.IncomingMessage && req.constructor !== http.IncomingMessage && res.constructor !== http.ServerResponse ? 'own classes' : 'reshaped');
+    });
+    const server = await listen(app, options);
+    servers.push(server);
+    const { port } = server.address() as AddressInfo;
+    expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe('own classes');
+
+    await expect(listen(express(), { ...options, port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
 });
